@@ -1,0 +1,17 @@
+#pragma once
+// Every subcommand registers itself on the root CLI11 app through one
+// function; the callback stores the command's exit code in `exit_code`.
+#include <CLI/CLI.hpp>
+
+namespace mheta::cli {
+
+using AddCommand = void (*)(CLI::App& app, int& exit_code);
+
+void add_predict_command(CLI::App& app, int& exit_code);
+void add_demo_command(CLI::App& app, int& exit_code);
+
+// Runs `body`, turning mheta's exceptions into a message on stderr (naming
+// the command) and the documented exit code.
+int run_reporting_errors(const char* command, const std::function<int()>& body);
+
+}  // namespace mheta::cli

@@ -1,0 +1,169 @@
+#include "model/cluster.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/text_file.hpp"
+
+namespace mheta::model {
+
+Link Network::link(int from, int to) const {
+  const auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair{from, to},
+                                   [](const LinkException& e, const std::pair<int, int>& key) {
+                                     return std::pair{e.from, e.to} < key;
+                                   });
+  if (it != pairs.end() && it->from == from && it->to == to) return it->link;
+  return default_link;
+}
+
+const CollectiveCurve* Network::curve(Collective op) const {
+  auto own = [&](Collective c) -> const CollectiveCurve* {
+    const auto& slot = collectives[static_cast<std::size_t>(c)];
+    return slot ? &*slot : nullptr;
+  };
+  if (const CollectiveCurve* c = own(op)) return c;
+  switch (op) {
+    case Collective::reduce:
+    case Collective::scan:
+    case Collective::reduce_scatter:
+    case Collective::bcast:
+      return own(Collective::allreduce);
+    case Collective::gather:
+    case Collective::scatter:
+    case Collective::alltoall:
+      return own(Collective::allgather);
+    default:
+      return nullptr;
+  }
+}
+
+namespace {
+
+DiskCosts read_disk(const JsonFields& f, const Json& node, const std::string& path) {
+  const Json& disk = f.object(node, "disk", path);
+  const std::string p = field_path(path, "disk");
+  return DiskCosts{f.non_negative(disk, "read_overhead_s", p), f.non_negative(disk, "write_overhead_s", p),
+                   f.non_negative(disk, "async_read_overhead_s", p), f.non_negative(disk, "read_s_per_byte", p),
+                   f.non_negative(disk, "write_s_per_byte", p)};
+}
+
+Link read_link(const JsonFields& f, const Json& object, const std::string& path) {
+  return Link{f.non_negative(object, "latency_s", path), f.non_negative(object, "s_per_byte", path)};
+}
+
+CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::string& path) {
+  if (!object.is_object()) f.fail(path, "must be an object of curve coefficients");
+  // Coefficients may be negative (a fit), but must be numbers; the curve
+  // itself is clamped at zero when evaluated.
+  auto coefficient = [&](std::string_view key) {
+    const Json* value = f.optional_member(object, key, path);
+    if (value == nullptr) return 0.0;
+    if (!value->is_number() || !std::isfinite(value->get<double>())) {
+      f.fail(field_path(path, key), "must be a finite number");
+    }
+    return value->get<double>();
+  };
+  return CollectiveCurve{coefficient("c0"), coefficient("c_log2p"), coefficient("c_p"),
+                         coefficient("c_bytes"), coefficient("c_bytes_log2p")};
+}
+
+}  // namespace
+
+Cluster parse_cluster(std::string_view text, std::string_view source) {
+  const JsonFields f{std::string(source)};
+  const Json document = parse_json_text(text, source);
+  if (!document.is_object()) f.fail("", "must be a JSON object");
+  f.expect_format(document, kClusterFormat);
+
+  Cluster cluster;
+  const Json& nodes = f.array(document, "nodes", "");
+  if (nodes.empty()) f.fail("nodes", "must list at least one node");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string path = index_path("nodes", i);
+    const Json& node = nodes[i];
+    Node n;
+    n.name = f.string(node, "name", path);
+    n.memory_bytes = static_cast<std::uint64_t>(f.integer(node, "memory_bytes", path));
+    n.cpu_power = f.positive(node, "cpu_power", path);
+    n.disk = read_disk(f, node, path);
+    cluster.nodes.push_back(std::move(n));
+  }
+
+  const Json& network = f.object(document, "network", "");
+  Network& net = cluster.network;
+  net.send_overhead_s = f.non_negative(network, "send_overhead_s", "network");
+  net.recv_overhead_s = f.non_negative(network, "recv_overhead_s", "network");
+  net.default_link = read_link(f, network, "network");
+  if (const Json* pairs = f.optional_member(network, "pairs", "network")) {
+    if (!pairs->is_array()) f.fail("network.pairs", "must be an array");
+    for (std::size_t i = 0; i < pairs->size(); ++i) {
+      const std::string path = index_path("network.pairs", i);
+      const Json& pair = (*pairs)[i];
+      const auto last = static_cast<std::int64_t>(cluster.nodes.size()) - 1;
+      net.pairs.push_back(LinkException{static_cast<int>(f.integer(pair, "from", path, 0, last)),
+                                        static_cast<int>(f.integer(pair, "to", path, 0, last)),
+                                        read_link(f, pair, path)});
+    }
+    std::sort(net.pairs.begin(), net.pairs.end(), [](const LinkException& a, const LinkException& b) {
+      return std::pair{a.from, a.to} < std::pair{b.from, b.to};
+    });
+  }
+  if (const Json* curves = f.optional_member(network, "collectives", "network")) {
+    if (!curves->is_object()) f.fail("network.collectives", "must be an object");
+    for (const auto& [name, curve] : curves->items()) {
+      const std::string path = field_path("network.collectives", name);
+      const auto op = collective_from_name(name);
+      if (!op) f.fail(path, "unknown collective '" + name + "'");
+      net.collectives[static_cast<std::size_t>(*op)] = read_curve(f, curve, path);
+    }
+  }
+  return cluster;
+}
+
+Cluster read_cluster(const std::filesystem::path& path) {
+  return parse_cluster(read_text_file(path), path.string());
+}
+
+Json cluster_to_json(const Cluster& cluster) {
+  Json nodes = Json::array();
+  for (const Node& n : cluster.nodes) {
+    nodes.push_back({{"name", n.name},
+                     {"memory_bytes", n.memory_bytes},
+                     {"cpu_power", n.cpu_power},
+                     {"disk",
+                      {{"read_overhead_s", n.disk.read_overhead_s},
+                       {"write_overhead_s", n.disk.write_overhead_s},
+                       {"async_read_overhead_s", n.disk.async_read_overhead_s},
+                       {"read_s_per_byte", n.disk.read_s_per_byte},
+                       {"write_s_per_byte", n.disk.write_s_per_byte}}}});
+  }
+  const Network& net = cluster.network;
+  Json pairs = Json::array();
+  for (const LinkException& e : net.pairs) {
+    pairs.push_back({{"from", e.from}, {"to", e.to}, {"latency_s", e.link.latency_s},
+                     {"s_per_byte", e.link.s_per_byte}});
+  }
+  Json curves = Json::object();
+  for (int i = 0; i < kCollectiveCount; ++i) {
+    const auto& c = net.collectives[static_cast<std::size_t>(i)];
+    if (!c) continue;
+    curves[std::string(collective_name(static_cast<Collective>(i)))] = {
+        {"c0", c->c0}, {"c_log2p", c->c_log2p}, {"c_p", c->c_p}, {"c_bytes", c->c_bytes},
+        {"c_bytes_log2p", c->c_bytes_log2p}};
+  }
+  return {{"format", kClusterFormat},
+          {"nodes", nodes},
+          {"network",
+           {{"send_overhead_s", net.send_overhead_s},
+            {"recv_overhead_s", net.recv_overhead_s},
+            {"latency_s", net.default_link.latency_s},
+            {"s_per_byte", net.default_link.s_per_byte},
+            {"pairs", pairs},
+            {"collectives", curves}}}};
+}
+
+void write_cluster(const std::filesystem::path& path, const Cluster& cluster) {
+  write_text_file_atomically(path, cluster_to_json(cluster).dump(2) + "\n");
+}
+
+}  // namespace mheta::model

@@ -1,0 +1,31 @@
+#include "model/io_cost.hpp"
+
+#include <algorithm>
+
+namespace mheta::model {
+
+double synchronous_read_seconds(const Sweep& sweep, double read_overhead_s, double read_s_per_byte) {
+  if (sweep.chunks <= 0) return 0;
+  return static_cast<double>(sweep.chunks) * read_overhead_s + read_s_per_byte * static_cast<double>(sweep.bytes);
+}
+
+double write_seconds(const Sweep& sweep, double write_overhead_s, double write_s_per_byte) {
+  if (sweep.chunks <= 0) return 0;
+  return static_cast<double>(sweep.chunks) * write_overhead_s + write_s_per_byte * static_cast<double>(sweep.bytes);
+}
+
+double prefetch_read_seconds(const Sweep& sweep, double read_overhead_s, double async_overhead_s,
+                             double read_s_per_byte, double overlap_s_per_byte) {
+  if (sweep.chunks <= 0) return 0;
+  const double full = static_cast<double>(sweep.icla_bytes);
+  const double last = static_cast<double>(sweep.last_chunk_bytes());
+  const double overheads = static_cast<double>(sweep.chunks) * (read_overhead_s + async_overhead_s);
+  if (sweep.chunks == 1) return overheads + read_s_per_byte * last;
+  // T_s for a full chunk read behind the compute on a full chunk ...
+  const double stall_full = std::max(0.0, read_s_per_byte * full - overlap_s_per_byte * full);
+  // ... and for the last (maybe partial) chunk behind the last full one.
+  const double stall_last = std::max(0.0, read_s_per_byte * last - overlap_s_per_byte * full);
+  return overheads + read_s_per_byte * full + static_cast<double>(sweep.chunks - 2) * stall_full + stall_last;
+}
+
+}  // namespace mheta::model

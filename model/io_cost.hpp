@@ -1,0 +1,34 @@
+#pragma once
+// The I/O equations of MHETA §4.2.1 for one sweep of an out-of-core variable
+// through its ICLAs. Pure functions, so each equation is tested on its own.
+#include <cstdint>
+
+namespace mheta::model {
+
+// One sweep of M_beta bytes in N_L = ceil(M_beta / M_i) ICLAs. The paper
+// multiplies N_L by a full ICLA; the last ICLA is usually partial, so these
+// functions sum the real chunk sizes (equal to the paper's form when M_i
+// divides M_beta).
+struct Sweep {
+  std::int64_t bytes = 0;       // M_beta(m): bytes of m the rank owns
+  std::int64_t icla_bytes = 0;  // M_i(m)
+  std::int64_t chunks = 0;      // N_L(m)
+
+  std::int64_t last_chunk_bytes() const { return bytes - (chunks - 1) * icla_bytes; }
+};
+
+// Eq 1, read half: N_L * O_r + sum of T_r over the chunks (T_r = r * bytes).
+double synchronous_read_seconds(const Sweep& sweep, double read_overhead_s, double read_s_per_byte);
+
+// Eq 1 and Eq 2, write half: N_L * O_w + sum of T_w over the chunks.
+double write_seconds(const Sweep& sweep, double write_overhead_s, double write_s_per_byte);
+
+// Eq 2, read half, with prefetching (double-buffered ICLAs):
+//   N_L * (O_r + O_A) + T_r(first chunk) + sum over later chunks k of T_s(k),
+//   T_s(k) = max(0, T_r(chunk k) - T_A(chunk k-1)),
+// where T_A is the compute on the previous ICLA, which overlaps the read.
+// With equal chunks this is the paper's N_L*(O_r+O_A) + T_r + (N_L-1)*T_s.
+double prefetch_read_seconds(const Sweep& sweep, double read_overhead_s, double async_overhead_s,
+                             double read_s_per_byte, double overlap_s_per_byte);
+
+}  // namespace mheta::model

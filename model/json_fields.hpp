@@ -1,0 +1,54 @@
+#pragma once
+// Typed access to JSON fields that reports the file, the field path and the
+// reason for every problem (missing field, wrong type, negative or non-finite
+// number), so the readers of cluster.json and profile.json stay declarative.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace mheta::model {
+
+using Json = nlohmann::json;
+
+// Parses JSON text; a syntax error names the file and its line:column.
+Json parse_json_text(std::string_view text, std::string_view source);
+
+class JsonFields {
+ public:
+  explicit JsonFields(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(std::string_view path, std::string_view reason) const;
+
+  const Json& member(const Json& object, std::string_view key, std::string_view path) const;
+  const Json* optional_member(const Json& object, std::string_view key, std::string_view path) const;
+  const Json& array(const Json& object, std::string_view key, std::string_view path) const;
+  const Json& object(const Json& object, std::string_view key, std::string_view path) const;
+  std::string string(const Json& object, std::string_view key, std::string_view path) const;
+  // A finite number >= 0 (times, costs, bytes as reals).
+  double non_negative(const Json& object, std::string_view key, std::string_view path) const;
+  double non_negative_value(const Json& value, std::string_view path) const;
+  double non_negative_or(const Json& object, std::string_view key, std::string_view path,
+                         double fallback) const;
+  // A finite number > 0.
+  double positive(const Json& object, std::string_view key, std::string_view path) const;
+  // A whole number in [minimum, maximum].
+  std::int64_t integer(const Json& object, std::string_view key, std::string_view path,
+                       std::int64_t minimum = 0, std::int64_t maximum = INT64_MAX) const;
+  std::int64_t integer_value(const Json& value, std::string_view path, std::int64_t minimum = 0,
+                             std::int64_t maximum = INT64_MAX) const;
+  bool boolean_or(const Json& object, std::string_view key, std::string_view path, bool fallback) const;
+  // Checks the "format" field against the one version this build reads.
+  void expect_format(const Json& document, std::string_view expected) const;
+
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+// "ranks[3].sections" from "ranks[3]" and "sections".
+std::string field_path(std::string_view parent, std::string_view key);
+std::string index_path(std::string_view parent, std::size_t index);
+
+}  // namespace mheta::model

@@ -1,0 +1,36 @@
+#include "model/message_matching.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace mheta::model {
+
+MatchResult match_messages(std::span<MessageEnd> sends, std::span<MessageEnd> recvs, std::span<int> partner) {
+  // Op indices grow in program order within a rank, so sorting by
+  // (src, dst, tag, op) puts each channel's messages in the order sent.
+  std::sort(sends.begin(), sends.end());
+  std::sort(recvs.begin(), recvs.end());
+  for (const MessageEnd& r : recvs) partner[static_cast<std::size_t>(r.op)] = -1;
+  auto channel = [](const MessageEnd& e) { return std::tie(e.src, e.dst, e.tag); };
+  MatchResult result;
+  auto note_unmatched = [&](const MessageEnd& e) {
+    ++result.unmatched;
+    if (result.first_unmatched < 0) result.first_unmatched = e.op;
+  };
+  std::size_t s = 0;
+  std::size_t r = 0;
+  while (s < sends.size() || r < recvs.size()) {
+    if (r == recvs.size() || (s < sends.size() && channel(sends[s]) < channel(recvs[r]))) {
+      note_unmatched(sends[s++]);
+    } else if (s == sends.size() || channel(recvs[r]) < channel(sends[s])) {
+      note_unmatched(recvs[r++]);
+    } else {
+      partner[static_cast<std::size_t>(recvs[r].op)] = sends[s].op;
+      ++s;
+      ++r;
+    }
+  }
+  return result;
+}
+
+}  // namespace mheta::model

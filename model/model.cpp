@@ -1,0 +1,254 @@
+// Compiling a profile and a cluster into the model's flat arrays.
+#include "model/model.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mheta::model {
+
+namespace {
+
+std::string where(int rank, int section) {
+  return "rank " + std::to_string(rank) + " section " + std::to_string(section);
+}
+
+}  // namespace
+
+Model::Model(const Profile& profile, const Cluster& cluster)
+    : ranks_(profile.rank_count()),
+      variables_(static_cast<int>(profile.variables.size())),
+      global_rows_(profile.global_rows()),
+      iterations_(profile.iterations),
+      network_(cluster.network),
+      nodes_(cluster.nodes),
+      captured_rows_(profile.distribution.rows) {
+  if (cluster.ranks() != ranks_) {
+    throw ModelError("the cluster describes " + std::to_string(cluster.ranks()) + " nodes but the profile has " +
+                     std::to_string(ranks_) + " ranks (node i describes the node rank i runs on)");
+  }
+  icla_options_.buffers = profile.prefetch ? 2 : 1;
+  for (const Variable& v : profile.variables) variable_bytes_per_row_.push_back(v.bytes_per_row);
+  if (!profile.row_weights.empty()) {
+    row_weight_prefix_.resize(profile.row_weights.size() + 1, 0.0);
+    std::partial_sum(profile.row_weights.begin(), profile.row_weights.end(), row_weight_prefix_.begin() + 1);
+  }
+  rank_variables_.resize(static_cast<std::size_t>(ranks_) * static_cast<std::size_t>(variables_));
+  op_begin_.push_back(0);
+  std::int64_t first = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    captured_work_.push_back(work_of_rows(first, captured_rows_[static_cast<std::size_t>(r)]));
+    first += captured_rows_[static_cast<std::size_t>(r)];
+    compile_rank(r, profile);
+    op_begin_.push_back(static_cast<int>(ops_.size()));
+  }
+  compile_collectives();
+  compile_messages();
+  // A profile whose waits form a cycle would deadlock the replay: find out
+  // now, on the distribution it was instrumented with.
+  Workspace workspace(*this);
+  evaluate(captured_rows_, workspace, nullptr);
+}
+
+double Model::work_of_rows(std::int64_t first_row, std::int64_t rows) const {
+  if (row_weight_prefix_.empty()) return static_cast<double>(rows);
+  return row_weight_prefix_[static_cast<std::size_t>(first_row + rows)] -
+         row_weight_prefix_[static_cast<std::size_t>(first_row)];
+}
+
+void Model::compile_rank(int rank, const Profile& profile) {
+  const std::int64_t rows = captured_rows_[static_cast<std::size_t>(rank)];
+  if (rows == 0) {
+    throw ModelError("rank " + std::to_string(rank) +
+                     " owned no rows in the instrumented iteration, so its costs are unknown; instrument with a "
+                     "distribution that gives every rank rows (Blk)");
+  }
+  const RankProfile& rp = profile.ranks[static_cast<std::size_t>(rank)];
+  const DiskCosts& disk = nodes_[static_cast<std::size_t>(rank)].disk;
+
+  // Per-byte latencies r(m), w(m) and T_A per byte, from what the rank
+  // measured over the whole iteration (MHETA §4.1.1): the request overheads
+  // O_r, O_w are node constants, the rest is proportional to the bytes.
+  std::vector<IoStats> reads(static_cast<std::size_t>(variables_));
+  std::vector<IoStats> writes(static_cast<std::size_t>(variables_));
+  std::vector<double> overlap(static_cast<std::size_t>(variables_), 0.0);
+  std::vector<std::int64_t> prefetched_bytes(static_cast<std::size_t>(variables_), 0);
+  double compute = 0;
+  for (const Section& section : rp.sections) {
+    for (const Stage& stage : section.stages) {
+      compute += stage.compute_s;
+      for (const StageIo& io : stage.io) {
+        const auto m = static_cast<std::size_t>(io.variable);
+        reads[m].count += io.reads.count;
+        reads[m].bytes += io.reads.bytes;
+        reads[m].seconds += io.reads.seconds;
+        writes[m].count += io.writes.count;
+        writes[m].bytes += io.writes.bytes;
+        writes[m].seconds += io.writes.seconds;
+        if (io.prefetch) {
+          overlap[m] += io.overlap_compute_s;
+          prefetched_bytes[m] += io.reads.bytes;
+        }
+      }
+    }
+  }
+  auto per_byte = [](const IoStats& s, double overhead, double fallback) {
+    if (s.bytes <= 0) return fallback;
+    return std::max(0.0, (s.seconds - static_cast<double>(s.count) * overhead) / static_cast<double>(s.bytes));
+  };
+  for (int m = 0; m < variables_; ++m) {
+    const auto i = static_cast<std::size_t>(m);
+    rank_variables_[static_cast<std::size_t>(rank * variables_ + m)] = RankVariable{
+        per_byte(reads[i], disk.read_overhead_s, disk.read_s_per_byte),
+        per_byte(writes[i], disk.write_overhead_s, disk.write_s_per_byte),
+        prefetched_bytes[i] > 0 ? overlap[i] / static_cast<double>(prefetched_bytes[i]) : 0.0};
+  }
+  const double work = captured_work_[static_cast<std::size_t>(rank)];
+  compute_per_work_.push_back(work > 0 ? compute / work : 0.0);
+
+  for (std::size_t s = 0; s < rp.sections.size(); ++s) {
+    const Section& section = rp.sections[s];
+    const int section_index = static_cast<int>(s);
+    // One block per section: its stages add up (T_tau = sum of T_gamma).
+    Block block{0.0, static_cast<int>(io_terms_.size()), 0};
+    for (const Stage& stage : section.stages) {
+      block.compute_s += stage.compute_s;
+      for (const StageIo& io : stage.io) {
+        const double owned =
+            static_cast<double>(rows) * static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(io.variable)]);
+        io_terms_.push_back(IoTerm{io.variable, static_cast<double>(io.reads.bytes) / owned,
+                                   static_cast<double>(io.writes.bytes) / owned, io.prefetch});
+      }
+    }
+    // A program that was not forced out of core did no I/O for variables
+    // that fitted; assume one sweep per iteration (a write-back too for
+    // read-write variables) in its first section when they no longer fit.
+    if (s == 0 && !profile.forced_out_of_core) {
+      for (int m = 0; m < variables_; ++m) {
+        const auto i = static_cast<std::size_t>(m);
+        if (reads[i].count > 0 || writes[i].count > 0) continue;
+        const bool read_write = profile.variables[i].access == Access::read_write;
+        io_terms_.push_back(IoTerm{m, 1.0, read_write ? 1.0 : 0.0, profile.prefetch});
+      }
+    }
+    block.io_end = static_cast<int>(io_terms_.size());
+    ops_.push_back(Op{OpKind::block, static_cast<int>(blocks_.size()), section_index, 0, -1, 0});
+    blocks_.push_back(block);
+    for (const CommOp& c : section.comm) {
+      switch (c.kind) {
+        case CommKind::send:
+          ops_.push_back(Op{OpKind::send, c.peer, section_index, c.tag, c.from_variable, c.bytes});
+          ++sends_;
+          break;
+        case CommKind::recv:
+          ops_.push_back(Op{OpKind::recv, c.peer, section_index, c.tag, -1, c.bytes});
+          ++recvs_;
+          break;
+        case CommKind::collective:
+          // The sequence number is filled in by compile_collectives.
+          ops_.push_back(Op{OpKind::collective, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
+          break;
+      }
+    }
+  }
+}
+
+// Every rank must call the same collectives in the same order (MPI requires
+// it); the k-th collective of every rank is instance k, priced once at the
+// largest byte count any rank gave it.
+void Model::compile_collectives() {
+  std::vector<int> counts(static_cast<std::size_t>(ranks_), 0);
+  std::vector<std::int64_t> bytes;
+  for (int r = 0; r < ranks_; ++r) {
+    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
+      Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind != OpKind::collective) continue;
+      const auto collective = static_cast<Collective>(op.index);
+      const int seq = counts[static_cast<std::size_t>(r)]++;
+      if (r == 0) {
+        collective_ops_.push_back(collective);
+        bytes.push_back(op.bytes);
+      } else if (seq >= static_cast<int>(collective_ops_.size()) ||
+                 collective_ops_[static_cast<std::size_t>(seq)] != collective) {
+        throw ModelError(where(r, op.section) + ": collective #" + std::to_string(seq) + " is " +
+                         std::string(collective_name(collective)) + ", but rank 0 " +
+                         (seq < static_cast<int>(collective_ops_.size())
+                              ? "calls " + std::string(collective_name(collective_ops_[static_cast<std::size_t>(seq)]))
+                              : std::string("calls no such collective")) +
+                         " there; every rank must call the same collectives in the same order");
+      } else {
+        bytes[static_cast<std::size_t>(seq)] = std::max(bytes[static_cast<std::size_t>(seq)], op.bytes);
+      }
+      op.index = seq;
+    }
+    if (counts[static_cast<std::size_t>(r)] != static_cast<int>(collective_ops_.size())) {
+      throw ModelError("rank " + std::to_string(r) + " calls " + std::to_string(counts[static_cast<std::size_t>(r)]) +
+                       " collectives per iteration but rank 0 calls " + std::to_string(collective_ops_.size()));
+    }
+  }
+  for (std::size_t seq = 0; seq < collective_ops_.size(); ++seq) {
+    const CollectiveCurve* curve = network_.curve(collective_ops_[seq]);
+    if (curve == nullptr) {
+      throw ModelError("the cluster has no cost curve for " + std::string(collective_name(collective_ops_[seq])) +
+                       " (nor for the collective it can borrow one from), which the profile uses");
+    }
+    collective_cost_s_.push_back(curve->seconds(ranks_, static_cast<double>(bytes[seq])));
+  }
+}
+
+void Model::compile_messages() {
+  std::vector<MessageEnd> sends;
+  std::vector<MessageEnd> recvs;
+  base_partner_.assign(ops_.size(), -1);
+  base_link_.assign(ops_.size(), Link{});
+  for (int r = 0; r < ranks_; ++r) {
+    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
+      const Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind == OpKind::send) {
+        sends.push_back(MessageEnd{r, op.index, op.tag, i});
+        base_link_[static_cast<std::size_t>(i)] = network_.link(r, op.index);
+      } else if (op.kind == OpKind::recv) {
+        recvs.push_back(MessageEnd{op.index, r, op.tag, i});
+      }
+    }
+  }
+  const MatchResult result = match_messages(sends, recvs, base_partner_);
+  if (result.unmatched > 0) {
+    const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];
+    const int rank = static_cast<int>(
+        std::upper_bound(op_begin_.begin(), op_begin_.end(), result.first_unmatched) - op_begin_.begin() - 1);
+    const bool is_send = op.kind == OpKind::send;
+    throw ModelError(where(rank, op.section) + ": " + (is_send ? "sends to" : "receives from") + " rank " +
+                     std::to_string(op.index) + " (tag " + std::to_string(op.tag) + ") but rank " +
+                     std::to_string(op.index) + " has no matching " + (is_send ? "receive" : "send") + " (" +
+                     std::to_string(result.unmatched) + " unmatched message ends in all)");
+  }
+}
+
+std::int64_t Model::max_in_core_rows(int rank) const {
+  const std::int64_t bytes_per_row =
+      std::accumulate(variable_bytes_per_row_.begin(), variable_bytes_per_row_.end(), std::int64_t{0});
+  if (bytes_per_row == 0) return global_rows_;
+  const auto rows = static_cast<std::int64_t>(nodes_[static_cast<std::size_t>(rank)].memory_bytes /
+                                              static_cast<std::uint64_t>(bytes_per_row));
+  return std::min(rows, global_rows_);
+}
+
+double Model::compute_seconds_per_work(int rank) const { return compute_per_work_[static_cast<std::size_t>(rank)]; }
+
+Workspace::Workspace(const Model& model)
+    : plans(static_cast<std::size_t>(model.ranks_) * static_cast<std::size_t>(model.variables_)),
+      scale(static_cast<std::size_t>(model.ranks_)),
+      clock(static_cast<std::size_t>(model.ranks_)),
+      pc(static_cast<std::size_t>(model.ranks_)),
+      at_collective(static_cast<std::size_t>(model.ranks_)),
+      arrival(model.ops_.size()),
+      collective_arrived(model.collective_ops_.size()),
+      collective_latest(model.collective_ops_.size()),
+      empty_key(static_cast<std::size_t>(model.ranks_)),
+      partner(model.ops_.size()),
+      peer(model.ops_.size()) {
+  send_ends.reserve(static_cast<std::size_t>(model.sends_));
+  recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
+}
+
+}  // namespace mheta::model

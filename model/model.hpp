@@ -1,0 +1,166 @@
+#pragma once
+// The MHETA execution model (MHETA §4.2), compiled once from a profile and a
+// cluster into flat arrays, then evaluated for any GEN_BLOCK distribution by
+// replaying every rank's sections against the others (a LogGOPSim-style
+// replay: arithmetic over flat arrays, no allocation once a Workspace is warm).
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/icla_policy.hpp"
+#include "model/message_matching.hpp"
+#include "model/profile.hpp"
+
+namespace mheta::model {
+
+// The profile and cluster cannot be modelled together (rank counts differ,
+// messages do not match, a collective has no cost curve, ...).
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RankBreakdown {
+  std::int64_t rows = 0;
+  double compute_s = 0;  // sum of T_Phi', scaled to the rank's new work
+  double io_s = 0;       // sum of T_psi (Eq 1 / Eq 2), and reads of messages from out-of-core arrays
+  double comm_s = 0;     // send and receive overheads and collective costs
+  double wait_s = 0;     // blocked on messages (Eq 3 / Eq 4) and collectives
+  double total_s = 0;    // when the rank finishes the iteration
+  int out_of_core_variables = 0;
+  std::int64_t chunks = 0;      // N_L of its out-of-core variables (the largest)
+  std::int64_t icla_bytes = 0;  // memory its ICLAs take, all variables
+};
+
+struct Prediction {
+  double iteration_s = 0;  // the slowest rank's time for one iteration
+  std::int64_t iterations = 0;
+  double run_s = 0;  // iterations * iteration_s (the instrumented iteration is not counted apart)
+  int slowest_rank = 0;
+  std::vector<RankBreakdown> ranks;
+};
+
+class Workspace;
+
+class Model {
+ public:
+  Model(const Profile& profile, const Cluster& cluster);
+
+  int ranks() const { return ranks_; }
+  std::int64_t global_rows() const { return global_rows_; }
+  std::int64_t iterations() const { return iterations_; }
+  const std::vector<std::int64_t>& instrumented_rows() const { return captured_rows_; }
+
+  // Predicted seconds of one iteration with `rows[i]` rows on rank i.
+  // `rows` must have ranks() entries adding up to global_rows().
+  double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
+
+  // The same evaluation, with every rank's breakdown.
+  Prediction predict(std::span<const std::int64_t> rows) const;
+
+  // Rank-local time (compute, I/O, message overheads; no waiting) of `rank`
+  // owning `rows` rows starting at global row `first_row`. Non-decreasing in
+  // `rows`: the per-rank model generalized binary search works with.
+  double rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t rows) const;
+
+  // The most rows `rank` can own with every distributed variable in core.
+  std::int64_t max_in_core_rows(int rank) const;
+
+  // Instrumented compute time per unit of work (row, or row weight).
+  double compute_seconds_per_work(int rank) const;
+
+  // The work (rows, or the sum of row weights) of global rows [first, first+rows).
+  double work_of_rows(std::int64_t first_row, std::int64_t rows) const;
+
+ private:
+  friend class Workspace;
+  enum class OpKind : std::uint8_t { block, send, recv, collective };
+
+  struct Op {
+    OpKind kind;
+    int index;    // block: into blocks_; send/recv: peer rank; collective: sequence number
+    int section;  // in the rank's profile, for error messages
+    int tag;
+    int from_variable;  // send: out-of-core source variable, or -1
+    std::int64_t bytes;
+  };
+  struct Block {
+    double compute_s;
+    int io_begin;
+    int io_end;
+  };
+  struct IoTerm {
+    int variable;
+    double read_sweeps;  // bytes read in this stage / bytes of the variable owned
+    double write_sweeps;
+    bool prefetch;
+  };
+  struct RankVariable {
+    double read_s_per_byte;
+    double write_s_per_byte;
+    double overlap_s_per_byte;  // T_A per byte of ICLA
+  };
+
+  void compile_rank(int rank, const Profile& profile);
+  void compile_collectives();
+  void compile_messages();
+  void reroute(std::span<const std::int64_t> rows, Workspace& ws) const;
+  void plan_rank(int rank, std::int64_t rows, std::span<IclaPlan> plans) const;
+  double block_io_seconds(int rank, const Block& block, std::int64_t rows, std::span<const IclaPlan> plans) const;
+  double message_read_seconds(int rank, const Op& op, std::int64_t rows, std::span<const IclaPlan> plans) const;
+  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail) const;
+
+  int ranks_ = 0;
+  int variables_ = 0;
+  std::int64_t global_rows_ = 0;
+  std::int64_t iterations_ = 1;
+  IclaOptions icla_options_;
+  Network network_;
+  std::vector<Node> nodes_;
+  std::vector<std::int64_t> variable_bytes_per_row_;
+  std::vector<double> row_weight_prefix_;  // empty: every row weighs 1
+  std::vector<std::int64_t> captured_rows_;
+  std::vector<double> captured_work_;
+  std::vector<double> compute_per_work_;
+  std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
+  std::vector<Op> ops_;
+  std::vector<int> op_begin_;  // ranks_ + 1
+  std::vector<Block> blocks_;
+  std::vector<IoTerm> io_terms_;
+  std::vector<Collective> collective_ops_;  // per sequence number
+  std::vector<double> collective_cost_s_;   // per sequence number
+  std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
+  std::vector<Link> base_link_;             // per op: link of a send to its peer
+  int sends_ = 0;
+  int recvs_ = 0;
+};
+
+// Scratch state for evaluations, sized once for a model. Not thread-safe:
+// one per thread.
+class Workspace {
+ public:
+  explicit Workspace(const Model& model);
+
+ private:
+  friend class Model;
+  std::vector<IclaPlan> plans;  // ranks x variables
+  std::vector<double> scale;    // compute scale per rank
+  std::vector<double> clock;
+  std::vector<int> pc;
+  std::vector<char> at_collective;
+  std::vector<double> arrival;  // per op (sends): when the message reaches its peer
+  std::vector<int> collective_arrived;
+  std::vector<double> collective_latest;
+  // Message matching when some ranks own no rows (neighbours skip them).
+  std::vector<char> empty_key;  // which ranks were empty when `partner` was built
+  bool rerouted = false;
+  std::vector<int> partner;
+  std::vector<int> peer;  // per op: effective peer after rerouting, -1 to drop
+  std::vector<MessageEnd> send_ends;
+  std::vector<MessageEnd> recv_ends;
+};
+
+}  // namespace mheta::model

@@ -1,0 +1,268 @@
+#include "model/profile.hpp"
+
+#include <algorithm>
+
+#include "model/text_file.hpp"
+
+namespace mheta::model {
+
+namespace {
+
+class ProfileReader {
+ public:
+  explicit ProfileReader(std::string_view source) : f_(std::string(source)) {}
+
+  Profile read(const Json& document) {
+    if (!document.is_object()) f_.fail("", "must be a JSON object");
+    f_.expect_format(document, kProfileFormat);
+    Profile p;
+    if (const Json* program = f_.optional_member(document, "program", "")) {
+      if (!program->is_string()) f_.fail("program", "must be a string");
+      p.program = program->get<std::string>();
+    }
+    p.iterations = f_.integer(document, "iterations", "", 1);
+    p.prefetch = f_.boolean_or(document, "prefetch", "", false);
+    p.forced_out_of_core = f_.boolean_or(document, "forced_out_of_core", "", true);
+    read_distribution(document, p);
+    read_variables(document, p);
+    read_row_weights(document, p);
+    const Json& ranks = f_.array(document, "ranks", "");
+    if (static_cast<int>(ranks.size()) != p.distribution.ranks()) {
+      f_.fail("ranks", "lists " + std::to_string(ranks.size()) + " ranks but the distribution has " +
+                           std::to_string(p.distribution.ranks()));
+    }
+    for (std::size_t r = 0; r < ranks.size(); ++r) p.ranks.push_back(read_rank(ranks[r], r, p));
+    return p;
+  }
+
+ private:
+  void read_distribution(const Json& document, Profile& p) {
+    const Json& rows = f_.array(document, "distribution", "");
+    if (rows.empty()) f_.fail("distribution", "must give the rows of at least one rank");
+    std::int64_t sum = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const std::int64_t value = f_.integer_value(rows[r], index_path("distribution", r));
+      if (value > INT64_MAX - sum) f_.fail("distribution", "rows add up to more than 64 bits can hold");
+      sum += value;
+      p.distribution.rows.push_back(value);
+    }
+    const std::int64_t global_rows = f_.integer(document, "global_rows", "", 1);
+    if (sum != global_rows) {
+      f_.fail("distribution", "rows add up to " + std::to_string(sum) + " but global_rows is " +
+                                  std::to_string(global_rows));
+    }
+  }
+
+  void read_variables(const Json& document, Profile& p) {
+    const Json& variables = f_.array(document, "variables", "");
+    for (std::size_t i = 0; i < variables.size(); ++i) {
+      const std::string path = index_path("variables", i);
+      Variable v;
+      v.name = f_.string(variables[i], "name", path);
+      if (v.name.empty()) f_.fail(field_path(path, "name"), "must not be empty");
+      if (find_variable(p, v.name) >= 0) f_.fail(field_path(path, "name"), "duplicate variable '" + v.name + "'");
+      v.bytes_per_row = f_.integer(variables[i], "bytes_per_row", path, 1);
+      const std::string access = f_.string(variables[i], "access", path);
+      if (access == "read_only") {
+        v.access = Access::read_only;
+      } else if (access == "read_write") {
+        v.access = Access::read_write;
+      } else {
+        f_.fail(field_path(path, "access"), "must be \"read_only\" or \"read_write\", got \"" + access + "\"");
+      }
+      p.variables.push_back(std::move(v));
+    }
+  }
+
+  void read_row_weights(const Json& document, Profile& p) {
+    const Json* weights = f_.optional_member(document, "row_weights", "");
+    if (weights == nullptr) return;
+    if (!weights->is_array()) f_.fail("row_weights", "must be an array");
+    if (static_cast<std::int64_t>(weights->size()) != p.global_rows()) {
+      f_.fail("row_weights", "has " + std::to_string(weights->size()) + " entries but there are " +
+                                 std::to_string(p.global_rows()) + " rows");
+    }
+    p.row_weights.reserve(weights->size());
+    for (std::size_t i = 0; i < weights->size(); ++i) {
+      p.row_weights.push_back(f_.non_negative_value((*weights)[i], index_path("row_weights", i)));
+    }
+  }
+
+  static int find_variable(const Profile& p, std::string_view name) {
+    for (std::size_t i = 0; i < p.variables.size(); ++i) {
+      if (p.variables[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  int variable_ref(const Profile& p, const Json& object, std::string_view key, const std::string& path) {
+    const std::string name = f_.string(object, key, path);
+    const int index = find_variable(p, name);
+    if (index < 0) f_.fail(field_path(path, key), "names variable '" + name + "', which is not in variables");
+    return index;
+  }
+
+  IoStats read_io_stats(const Json& io, std::string_view key, const std::string& path) {
+    const Json* stats = f_.optional_member(io, key, path);
+    if (stats == nullptr) return {};
+    const std::string p = field_path(path, key);
+    return IoStats{f_.integer(*stats, "count", p), f_.integer(*stats, "bytes", p), f_.non_negative(*stats, "seconds", p)};
+  }
+
+  Stage read_stage(const Json& stage, const std::string& path, const Profile& p) {
+    Stage s;
+    s.compute_s = f_.non_negative(stage, "compute_s", path);
+    if (const Json* io = f_.optional_member(stage, "io", path)) {
+      if (!io->is_array()) f_.fail(field_path(path, "io"), "must be an array");
+      for (std::size_t i = 0; i < io->size(); ++i) {
+        const std::string io_path = index_path(field_path(path, "io"), i);
+        const Json& entry = (*io)[i];
+        StageIo record;
+        record.variable = variable_ref(p, entry, "variable", io_path);
+        record.reads = read_io_stats(entry, "reads", io_path);
+        record.writes = read_io_stats(entry, "writes", io_path);
+        record.prefetch = f_.boolean_or(entry, "prefetch", io_path, false);
+        record.overlap_compute_s = f_.non_negative_or(entry, "overlap_compute_s", io_path, 0);
+        s.io.push_back(record);
+      }
+    }
+    return s;
+  }
+
+  CommOp read_comm(const Json& op, const std::string& path, std::size_t rank, const Profile& p) {
+    const std::string name = f_.string(op, "op", path);
+    CommOp c;
+    c.bytes = f_.integer(op, "bytes", path);
+    if (name == "send" || name == "recv") {
+      c.kind = name == "send" ? CommKind::send : CommKind::recv;
+      c.peer = static_cast<int>(f_.integer(op, "peer", path, 0, p.distribution.ranks() - 1));
+      if (c.peer == static_cast<int>(rank)) f_.fail(field_path(path, "peer"), "a rank cannot message itself");
+      c.tag = f_.optional_member(op, "tag", path) ? static_cast<int>(f_.integer(op, "tag", path, 0, INT32_MAX)) : 0;
+      if (f_.optional_member(op, "from_variable", path)) c.from_variable = variable_ref(p, op, "from_variable", path);
+      return c;
+    }
+    const auto collective = collective_from_name(name);
+    if (!collective) {
+      f_.fail(field_path(path, "op"), "unknown operation '" + name + "' (send, recv or a collective such as allreduce)");
+    }
+    c.kind = CommKind::collective;
+    c.collective = *collective;
+    return c;
+  }
+
+  RankProfile read_rank(const Json& rank, std::size_t r, const Profile& p) {
+    const std::string path = index_path("ranks", r);
+    RankProfile rp;
+    if (const Json* index = f_.optional_member(rank, "rank", path)) {
+      if (f_.integer_value(*index, field_path(path, "rank")) != static_cast<std::int64_t>(r)) {
+        f_.fail(field_path(path, "rank"), "ranks must be listed in order; expected " + std::to_string(r));
+      }
+    }
+    if (const Json* host = f_.optional_member(rank, "host", path)) {
+      if (!host->is_string()) f_.fail(field_path(path, "host"), "must be a string");
+      rp.host = host->get<std::string>();
+    }
+    rp.memory_budget_bytes = static_cast<std::uint64_t>(f_.integer(rank, "memory_budget_bytes", path));
+    const Json& sections = f_.array(rank, "sections", path);
+    for (std::size_t s = 0; s < sections.size(); ++s) {
+      const std::string section_path = index_path(field_path(path, "sections"), s);
+      Section section;
+      const Json& stages = f_.array(sections[s], "stages", section_path);
+      for (std::size_t k = 0; k < stages.size(); ++k) {
+        section.stages.push_back(read_stage(stages[k], index_path(field_path(section_path, "stages"), k), p));
+      }
+      if (const Json* comm = f_.optional_member(sections[s], "comm", section_path)) {
+        if (!comm->is_array()) f_.fail(field_path(section_path, "comm"), "must be an array");
+        for (std::size_t c = 0; c < comm->size(); ++c) {
+          section.comm.push_back(read_comm((*comm)[c], index_path(field_path(section_path, "comm"), c), r, p));
+        }
+      }
+      rp.sections.push_back(std::move(section));
+    }
+    return rp;
+  }
+
+  JsonFields f_;
+};
+
+Json io_stats_to_json(const IoStats& s) {
+  return {{"count", s.count}, {"bytes", s.bytes}, {"seconds", s.seconds}};
+}
+
+Json comm_to_json(const CommOp& c, const Profile& p) {
+  Json op;
+  if (c.kind == CommKind::collective) {
+    op = {{"op", collective_name(c.collective)}, {"bytes", c.bytes}};
+    return op;
+  }
+  op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
+  if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
+  return op;
+}
+
+}  // namespace
+
+Profile parse_profile(std::string_view text, std::string_view source) {
+  return ProfileReader(source).read(parse_json_text(text, source));
+}
+
+Profile read_profile(const std::filesystem::path& path) {
+  return parse_profile(read_text_file(path), path.string());
+}
+
+Json profile_to_json(const Profile& p) {
+  Json variables = Json::array();
+  for (const Variable& v : p.variables) {
+    variables.push_back({{"name", v.name},
+                         {"bytes_per_row", v.bytes_per_row},
+                         {"access", v.access == Access::read_only ? "read_only" : "read_write"}});
+  }
+  Json ranks = Json::array();
+  for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+    const RankProfile& rp = p.ranks[r];
+    Json sections = Json::array();
+    for (const Section& section : rp.sections) {
+      Json stages = Json::array();
+      for (const Stage& stage : section.stages) {
+        Json io = Json::array();
+        for (const StageIo& s : stage.io) {
+          Json entry = {{"variable", p.variables[static_cast<std::size_t>(s.variable)].name}};
+          if (s.reads.count > 0) entry["reads"] = io_stats_to_json(s.reads);
+          if (s.writes.count > 0) entry["writes"] = io_stats_to_json(s.writes);
+          if (s.prefetch) {
+            entry["prefetch"] = true;
+            entry["overlap_compute_s"] = s.overlap_compute_s;
+          }
+          io.push_back(std::move(entry));
+        }
+        Json stage_json = {{"compute_s", stage.compute_s}};
+        if (!io.empty()) stage_json["io"] = std::move(io);
+        stages.push_back(std::move(stage_json));
+      }
+      Json comm = Json::array();
+      for (const CommOp& c : section.comm) comm.push_back(comm_to_json(c, p));
+      sections.push_back({{"stages", stages}, {"comm", comm}});
+    }
+    ranks.push_back({{"rank", r},
+                     {"host", rp.host},
+                     {"memory_budget_bytes", rp.memory_budget_bytes},
+                     {"sections", std::move(sections)}});
+  }
+  Json document = {{"format", kProfileFormat},
+                   {"program", p.program},
+                   {"iterations", p.iterations},
+                   {"prefetch", p.prefetch},
+                   {"forced_out_of_core", p.forced_out_of_core},
+                   {"global_rows", p.global_rows()},
+                   {"distribution", p.distribution.rows},
+                   {"variables", variables}};
+  if (!p.row_weights.empty()) document["row_weights"] = p.row_weights;
+  document["ranks"] = std::move(ranks);
+  return document;
+}
+
+void write_profile(const std::filesystem::path& path, const Profile& profile) {
+  write_text_file_atomically(path, profile_to_json(profile).dump(1) + "\n");
+}
+
+}  // namespace mheta::model

@@ -1,0 +1,98 @@
+#pragma once
+// profile.json: one instrumented iteration of a program, written by the
+// interposer (or by hand), read by the model.
+//
+// An iteration is, per rank, an ordered list of sections. A section is the
+// code between two communication points (MHETA §3.1): its stages (compute,
+// and the I/O of each distributed variable) followed by the communication
+// that ends it, in program order.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/collective.hpp"
+#include "model/gen_block.hpp"
+#include "model/json_fields.hpp"
+
+namespace mheta::model {
+
+inline constexpr std::string_view kProfileFormat = "mheta-profile/1";
+
+enum class Access { read_only, read_write };
+
+struct Variable {
+  std::string name;
+  std::int64_t bytes_per_row = 0;
+  Access access = Access::read_write;
+};
+
+struct IoStats {
+  std::int64_t count = 0;  // requests
+  std::int64_t bytes = 0;
+  double seconds = 0;  // wall time inside the requests
+};
+
+struct StageIo {
+  int variable = 0;  // index into Profile::variables
+  IoStats reads;
+  IoStats writes;
+  // Reads were prefetches (made synchronous while instrumenting, §4.1.1).
+  bool prefetch = false;
+  // T_A summed over the stage's ICLAs: compute between a prefetch's issue
+  // and its wait. Part of the stage's compute_s, not in addition to it.
+  double overlap_compute_s = 0;
+};
+
+struct Stage {
+  double compute_s = 0;  // T_Phi: stage time minus I/O time
+  std::vector<StageIo> io;
+};
+
+enum class CommKind { send, recv, collective };
+
+struct CommOp {
+  CommKind kind = CommKind::send;
+  int peer = -1;  // send and recv
+  std::int64_t bytes = 0;
+  int tag = 0;  // send and recv
+  Collective collective = Collective::barrier;
+  // The message is read from this out-of-core variable before it is sent
+  // (MHETA §4.2.2: O-> then includes the read); -1 when it is in memory.
+  int from_variable = -1;
+};
+
+struct Section {
+  std::vector<Stage> stages;
+  std::vector<CommOp> comm;  // in program order; receives are where they complete
+};
+
+struct RankProfile {
+  std::string host;
+  std::uint64_t memory_budget_bytes = 0;  // what the program saw when instrumented
+  std::vector<Section> sections;
+};
+
+struct Profile {
+  std::string program;
+  std::int64_t iterations = 1;  // iterations of the whole run
+  bool prefetch = false;        // the program double-buffers ICLAs
+  bool forced_out_of_core = true;
+  GenBlock distribution;  // the distribution the iteration ran with
+  std::vector<Variable> variables;
+  // Optional work per global row (nonzeros of a sparse row, say); empty
+  // means every row weighs the same.
+  std::vector<double> row_weights;
+  std::vector<RankProfile> ranks;
+
+  int rank_count() const { return static_cast<int>(ranks.size()); }
+  std::int64_t global_rows() const { return distribution.total_rows(); }
+};
+
+Profile parse_profile(std::string_view text, std::string_view source);
+Profile read_profile(const std::filesystem::path& path);
+Json profile_to_json(const Profile& profile);
+void write_profile(const std::filesystem::path& path, const Profile& profile);
+
+}  // namespace mheta::model
