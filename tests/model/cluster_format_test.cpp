@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "model/cluster.hpp"
+#include "model/format_error.hpp"
+#include "model_fixture.hpp"
+
+namespace mheta::model {
+namespace {
+
+Json valid_cluster_json() {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  c.nodes[1].disk = DiskCosts{1e-4, 2e-4, 3e-5, 1e-8, 2e-8};
+  c.network.pairs.push_back(LinkException{0, 1, Link{7e-5, 3e-9}});
+  return cluster_to_json(c);
+}
+
+// Applies `edit` to a valid document and returns the reader's error.
+FormatError error_after(const std::function<void(Json&)>& edit) {
+  Json doc = valid_cluster_json();
+  edit(doc);
+  try {
+    parse_cluster(doc.dump(), "cluster.json");
+  } catch (const FormatError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << doc.dump();
+  return FormatError("", "", "");
+}
+
+TEST(ClusterFormat, RoundTripsThroughJson) {
+  const Cluster c = parse_cluster(valid_cluster_json().dump(), "cluster.json");
+  ASSERT_EQ(c.ranks(), 2);
+  EXPECT_DOUBLE_EQ(c.nodes[1].disk.async_read_overhead_s, 3e-5);
+  EXPECT_DOUBLE_EQ(c.network.link(0, 1).latency_s, 7e-5);
+  EXPECT_DOUBLE_EQ(c.network.link(1, 0).latency_s, 5e-5);  // the default
+  ASSERT_NE(c.network.curve(Collective::allreduce), nullptr);
+  EXPECT_EQ(c.network.curve(Collective::reduce), c.network.curve(Collective::allreduce));
+}
+
+TEST(ClusterFormat, IgnoresConfidenceIntervalsAndUnknownFields) {
+  Json doc = valid_cluster_json();
+  doc["nodes"][0]["cpu_power_ci95"] = 0.01;
+  doc["measurement"] = {{"disk", "posix_fadvise"}};
+  EXPECT_NO_THROW(parse_cluster(doc.dump(), "cluster.json"));
+}
+
+TEST(ClusterFormat, UnknownFormatVersion) {
+  const FormatError e = error_after([](Json& d) { d["format"] = "mheta-cluster/9"; });
+  EXPECT_EQ(e.where(), "format");
+  EXPECT_NE(e.reason().find("unknown format version"), std::string::npos);
+}
+
+TEST(ClusterFormat, MissingField) {
+  const FormatError e = error_after([](Json& d) { d["nodes"][1]["disk"].erase("read_s_per_byte"); });
+  EXPECT_EQ(e.where(), "nodes[1].disk.read_s_per_byte");
+  EXPECT_NE(e.reason().find("missing"), std::string::npos);
+}
+
+TEST(ClusterFormat, NegativeTime) {
+  const FormatError e = error_after([](Json& d) { d["network"]["send_overhead_s"] = -1e-6; });
+  EXPECT_EQ(e.where(), "network.send_overhead_s");
+  EXPECT_NE(e.reason().find("negative"), std::string::npos);
+}
+
+TEST(ClusterFormat, NaNWrittenAsStringOrNull) {
+  EXPECT_EQ(error_after([](Json& d) { d["network"]["latency_s"] = "NaN"; }).where(), "network.latency_s");
+  EXPECT_EQ(error_after([](Json& d) { d["network"]["latency_s"] = nullptr; }).where(), "network.latency_s");
+}
+
+TEST(ClusterFormat, NonIntegerMemory) {
+  EXPECT_NE(error_after([](Json& d) { d["nodes"][0]["memory_bytes"] = 1.5; }).reason().find("whole number"),
+            std::string::npos);
+}
+
+TEST(ClusterFormat, OverflowingMemory) {
+  std::string text = valid_cluster_json().dump();
+  const std::string field = "\"memory_bytes\":" + std::to_string(1ull << 40);
+  text.replace(text.find(field), field.size(), "\"memory_bytes\":99999999999999999999999");
+  try {
+    parse_cluster(text, "cluster.json");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.where(), "nodes[0].memory_bytes");
+    EXPECT_NE(e.reason().find("too large"), std::string::npos);
+  }
+}
+
+TEST(ClusterFormat, ZeroCpuPower) {
+  EXPECT_EQ(error_after([](Json& d) { d["nodes"][0]["cpu_power"] = 0; }).where(), "nodes[0].cpu_power");
+}
+
+TEST(ClusterFormat, PairNamingAMissingNode) {
+  const FormatError e = error_after([](Json& d) { d["network"]["pairs"][0]["to"] = 5; });
+  EXPECT_EQ(e.where(), "network.pairs[0].to");
+}
+
+TEST(ClusterFormat, UnknownCollective) {
+  const FormatError e = error_after([](Json& d) { d["network"]["collectives"]["allsort"] = Json::object(); });
+  EXPECT_NE(e.reason().find("allsort"), std::string::npos);
+}
+
+TEST(ClusterFormat, SyntaxErrorGivesLineAndColumn) {
+  try {
+    parse_cluster("{\n  \"format\": \"mheta-cluster/1\",\n  \"nodes\": [,]\n}", "c.json");
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.file(), "c.json");
+    EXPECT_EQ(e.where().substr(0, 2), "3:");
+  }
+}
+
+}  // namespace
+}  // namespace mheta::model

@@ -1,0 +1,75 @@
+// Eq 1 and Eq 2 of the MHETA paper, each checked against the equation
+// written out by hand.
+#include "model/io_cost.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mheta::model {
+namespace {
+
+constexpr double kOr = 0.010;   // O_r
+constexpr double kOw = 0.020;   // O_w
+constexpr double kOa = 0.002;   // O_A
+constexpr double kR = 1e-5;     // r(m), s/byte
+constexpr double kW = 2e-5;     // w(m), s/byte
+
+TEST(Eq1, ReadWriteSweepIsNLTimesOverheadsPlusLatencies) {
+  const Sweep sweep{1000, 250, 4};  // M_beta = 4 * M_i
+  const double t_r = kR * 250;      // T_r = r * M_i
+  const double t_w = kW * 250;
+  const double eq1 = 4 * (kOr + t_r + kOw + t_w);
+  EXPECT_DOUBLE_EQ(synchronous_read_seconds(sweep, kOr, kR) + write_seconds(sweep, kOw, kW), eq1);
+}
+
+TEST(Eq1, ReadOnlyVariableHasNoWriteTerms) {
+  const Sweep sweep{1000, 250, 4};
+  EXPECT_DOUBLE_EQ(synchronous_read_seconds(sweep, kOr, kR), 4 * (kOr + kR * 250));
+}
+
+TEST(Eq1, PartialLastIclaIsChargedForItsRealSize) {
+  const Sweep sweep{900, 250, 4};  // chunks of 250, 250, 250, 150
+  EXPECT_EQ(sweep.last_chunk_bytes(), 150);
+  EXPECT_DOUBLE_EQ(synchronous_read_seconds(sweep, kOr, kR), 4 * kOr + kR * (3 * 250 + 150));
+}
+
+TEST(Eq1, InCoreSweepCostsNothing) {
+  EXPECT_EQ(synchronous_read_seconds(Sweep{1000, 1000, 0}, kOr, kR), 0.0);
+  EXPECT_EQ(write_seconds(Sweep{1000, 1000, 0}, kOw, kW), 0.0);
+}
+
+TEST(Eq2, PrefetchFullyHiddenWhenOverlapExceedsReadLatency) {
+  const Sweep sweep{1000, 250, 4};
+  const double t_r = kR * 250;        // 2.5 ms
+  const double overlap = 2e-5;        // T_A = 5 ms per ICLA >= T_r, so T_s = 0
+  const double eq2 = 4 * (kOr + kOa) + t_r + 3 * 0.0;
+  EXPECT_DOUBLE_EQ(prefetch_read_seconds(sweep, kOr, kOa, kR, overlap), eq2);
+}
+
+TEST(Eq2, PrefetchPartlyHiddenChargesTheStallOfEveryLaterIcla) {
+  const Sweep sweep{1000, 250, 4};
+  const double t_r = kR * 250;   // 2.5 ms
+  const double t_a = 0.4e-5 * 250;  // 1 ms of compute per ICLA
+  const double t_s = t_r - t_a;     // 1.5 ms stall
+  const double eq2 = 4 * (kOr + kOa) + t_r + 3 * t_s;
+  EXPECT_NEAR(prefetch_read_seconds(sweep, kOr, kOa, kR, 0.4e-5), eq2, 1e-15);
+}
+
+TEST(Eq2, ReducesToEq1WithoutOverlapOrAsyncOverhead) {
+  const Sweep sweep{1000, 250, 4};
+  EXPECT_NEAR(prefetch_read_seconds(sweep, kOr, 0, kR, 0), synchronous_read_seconds(sweep, kOr, kR), 1e-15);
+}
+
+TEST(Eq2, PartialLastIclaStallsBehindTheLastFullOne) {
+  const Sweep sweep{900, 250, 4};
+  const double t_a = 0.4e-5 * 250;
+  const double expected = 4 * (kOr + kOa) + kR * 250 + 2 * (kR * 250 - t_a) + std::max(0.0, kR * 150 - t_a);
+  EXPECT_NEAR(prefetch_read_seconds(sweep, kOr, kOa, kR, 0.4e-5), expected, 1e-15);
+}
+
+TEST(Eq2, SingleIclaPaysTheWholeRead) {
+  const Sweep sweep{200, 250, 1};
+  EXPECT_DOUBLE_EQ(prefetch_read_seconds(sweep, kOr, kOa, kR, 1.0), kOr + kOa + kR * 200);
+}
+
+}  // namespace
+}  // namespace mheta::model

@@ -1,0 +1,226 @@
+// Two-rank cases that must equal Eq 3, 4 and 5 of the MHETA paper, and their
+// generalization to more ranks, collectives and empty ranks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "model/model.hpp"
+#include "model_fixture.hpp"
+
+namespace mheta::model {
+namespace {
+
+using testing::compute_stage;
+using testing::recv_from;
+using testing::send_to;
+
+constexpr double kSend = 1e-4;   // O->
+constexpr double kRecv = 2e-4;   // O<-
+constexpr double kAlpha = 1e-3;  // latency
+constexpr double kBeta = 1e-6;   // s per byte
+constexpr std::int64_t kBytes = 1000;
+constexpr double kTransfer = kAlpha + kBeta * kBytes;  // T_{0->1}(q)
+
+// Both ranks compute, send to each other, then receive (nearest neighbour).
+Profile exchange_profile(double compute0, double compute1) {
+  Profile p = testing::empty_profile({100, 100});
+  p.ranks[0].sections.push_back(Section{{compute_stage(compute0)}, {send_to(1, kBytes), recv_from(1, kBytes)}});
+  p.ranks[1].sections.push_back(Section{{compute_stage(compute1)}, {send_to(0, kBytes), recv_from(0, kBytes)}});
+  return p;
+}
+
+TEST(Eq3, SlowSenderMakesTheReceiverWait) {
+  const double t0 = 0.5;
+  const double t1 = 0.3;
+  const Model model(exchange_profile(t0, t1), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta));
+  const Prediction p = model.predict(std::vector<std::int64_t>{100, 100});
+  // Eq 3: T_w(1,q) = max(0, T_tau(0) + O-> + T_{0->1} - (T_tau(1) + O->)).
+  const double wait1 = std::max(0.0, t0 + kSend + kTransfer - (t1 + kSend));
+  const double wait0 = std::max(0.0, t1 + kSend + kTransfer - (t0 + kSend));
+  EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, wait1);
+  EXPECT_DOUBLE_EQ(p.ranks[0].wait_s, wait0);
+  EXPECT_EQ(wait0, 0.0);  // Eq3_WaitIsZeroWhenReceiverIsSlower
+  // Eq 5: T_Upsilon(i) = O-> + T_w(i,q) + O<-, and T_sigma = T_tau + T_Upsilon.
+  EXPECT_DOUBLE_EQ(p.ranks[1].total_s, t1 + (kSend + wait1 + kRecv));
+  EXPECT_DOUBLE_EQ(p.ranks[0].total_s, t0 + (kSend + wait0 + kRecv));
+  EXPECT_DOUBLE_EQ(p.ranks[1].comm_s, kSend + kRecv);
+  EXPECT_DOUBLE_EQ(p.iteration_s, std::max(p.ranks[0].total_s, p.ranks[1].total_s));
+  EXPECT_EQ(p.slowest_rank, 1);
+}
+
+TEST(Eq3, IsSymmetricBetweenTheTwoRanks) {
+  const Model a(exchange_profile(0.5, 0.3), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta));
+  const Model b(exchange_profile(0.3, 0.5), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta));
+  const std::vector<std::int64_t> rows{100, 100};
+  EXPECT_DOUBLE_EQ(a.predict(rows).ranks[1].wait_s, b.predict(rows).ranks[0].wait_s);
+}
+
+TEST(Eq3, ComputeScalesWithTheNewRows) {
+  const Model model(exchange_profile(0.5, 0.3), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta));
+  const Prediction p = model.predict(std::vector<std::int64_t>{150, 50});
+  // T_Phi' = T_Phi * W'/W.
+  const double t0 = 0.5 * 150 / 100;
+  const double t1 = 0.3 * 50 / 100;
+  EXPECT_DOUBLE_EQ(p.ranks[0].compute_s, t0);
+  EXPECT_DOUBLE_EQ(p.ranks[1].compute_s, t1);
+  EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, std::max(0.0, t0 + kSend + kTransfer - (t1 + kSend)));
+}
+
+// Rank 0 computes tile j and sends it to rank 1, which receives, then
+// computes its tile j (a pipeline of `tiles` tiles).
+Profile pipeline_profile(const std::vector<double>& tiles0, const std::vector<double>& tiles1) {
+  Profile p = testing::empty_profile({100, 100});
+  for (double t : tiles0) p.ranks[0].sections.push_back(Section{{compute_stage(t)}, {send_to(1, kBytes)}});
+  p.ranks[1].sections.push_back(Section{{}, {recv_from(0, kBytes)}});
+  for (std::size_t j = 0; j < tiles1.size(); ++j) {
+    Section s{{compute_stage(tiles1[j])}, {}};
+    if (j + 1 < tiles1.size()) s.comm.push_back(recv_from(0, kBytes));
+    p.ranks[1].sections.push_back(s);
+  }
+  return p;
+}
+
+TEST(Eq4, PipelinedWaitPerTileMatchesThePaperWithoutSendOverhead) {
+  // With O-> = 0 the paper's Eq 4 is exact as printed.
+  const std::vector<double> t0{0.10, 0.30, 0.10, 0.20};
+  const std::vector<double> t1{0.20, 0.05, 0.25, 0.10};
+  const Model model(pipeline_profile(t0, t1), testing::uniform_cluster(2, 0.0, kRecv, kAlpha, kBeta));
+  const Prediction p = model.predict(std::vector<std::int64_t>{100, 100});
+  // Eq 4: T_w(1,q,j) = [sum_{k<=j} T_tau(0,k) + O->] + T_{0->1}
+  //                    - [sum_{k<j} T_w(1,q,k) + O<- + T_tau(1,k)], clamped at 0.
+  double waits = 0;
+  double sent = 0;
+  double done1 = 0;
+  for (std::size_t j = 0; j < t0.size(); ++j) {
+    sent += t0[j];
+    const double w = std::max(0.0, sent + 0.0 + kTransfer - done1);
+    waits += w;
+    done1 += w + kRecv + t1[j];
+  }
+  EXPECT_NEAR(p.ranks[1].wait_s, waits, 1e-12);
+  // T_Upsilon(1) = sum_j [T_w(1,q,j) + O<-]; rank 0 never waits.
+  EXPECT_NEAR(p.ranks[1].total_s, 0.6 + waits + 4 * kRecv, 1e-12);
+  EXPECT_EQ(p.ranks[0].wait_s, 0.0);
+  EXPECT_NEAR(p.ranks[0].total_s, 0.7, 1e-12);
+}
+
+TEST(Eq4, SendOverheadIsPaidOnEveryTile) {
+  // The paper's Eq 4 writes O-> once, but its text says each tile of P0
+  // lasts T_tau(0,j) + O->: the model charges it per tile.
+  const std::vector<double> t0{0.10, 0.30, 0.10};
+  const std::vector<double> t1{0.01, 0.01, 0.01};
+  const Model model(pipeline_profile(t0, t1), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta));
+  const Prediction p = model.predict(std::vector<std::int64_t>{100, 100});
+  // Rank 1 is faster, so it ends right after the last tile arrives.
+  const double last_arrival = (0.10 + kSend) + (0.30 + kSend) + (0.10 + kSend) + kTransfer;
+  EXPECT_NEAR(p.ranks[1].total_s, last_arrival + kRecv + 0.01, 1e-12);
+  EXPECT_NEAR(p.ranks[0].total_s, 0.5 + 3 * kSend, 1e-12);
+}
+
+TEST(Pipeline, FourRanksFollowTheWavefrontRecurrence) {
+  // Rank r computes tile j after receiving it from r-1, then sends it on.
+  constexpr int kRanks = 4;
+  constexpr int kTiles = 5;
+  auto tile = [](int r, int j) { return 0.01 * (1 + (r * 7 + j * 3) % 5); };
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  for (int r = 0; r < kRanks; ++r) {
+    auto& sections = p.ranks[static_cast<std::size_t>(r)].sections;
+    for (int j = 0; j < kTiles; ++j) {
+      Section s;
+      if (r > 0) s.comm.push_back(recv_from(r - 1, kBytes));
+      sections.push_back(s);  // the receive ends the section before the tile
+      Section work{{compute_stage(tile(r, j))}, {}};
+      if (r + 1 < kRanks) work.comm.push_back(send_to(r + 1, kBytes));
+      sections.push_back(work);
+    }
+  }
+  const Model model(p, testing::uniform_cluster(kRanks, kSend, kRecv, kAlpha, kBeta));
+  const Prediction prediction = model.predict(std::vector<std::int64_t>{10, 10, 10, 10});
+  // Recurrence: tile j of rank r starts when rank r finished tile j-1 and
+  // the tile arrived from r-1 (Eq 4 applied at every stage of the pipe).
+  double finish[kRanks][kTiles];
+  for (int r = 0; r < kRanks; ++r) {
+    double clock = 0;
+    for (int j = 0; j < kTiles; ++j) {
+      if (r > 0) clock = std::max(clock, finish[r - 1][j] + kTransfer) + kRecv;
+      clock += tile(r, j);
+      if (r + 1 < kRanks) clock += kSend;
+      finish[r][j] = clock;
+    }
+  }
+  for (int r = 0; r < kRanks; ++r) {
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].total_s, finish[r][kTiles - 1], 1e-12) << "rank " << r;
+  }
+  EXPECT_EQ(prediction.slowest_rank, 3);
+}
+
+TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
+  Profile p = testing::empty_profile({10, 10, 10});
+  const double compute[3] = {0.2, 0.5, 0.1};
+  for (int r = 0; r < 3; ++r) {
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(
+        Section{{compute_stage(compute[r])}, {testing::collective(Collective::allreduce, 64)}});
+  }
+  Cluster c = testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta);
+  c.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{1e-3, 2e-4, 0, 1e-7, 0};
+  const Model model(p, c);
+  const Prediction prediction = model.predict(std::vector<std::int64_t>{10, 10, 10});
+  const double cost = 1e-3 + 2e-4 * std::log2(3.0) + 1e-7 * 64;
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].total_s, 0.5 + cost, 1e-12);
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].wait_s, 0.5 - compute[r], 1e-12);
+  }
+}
+
+// A chain 0 - 1 - 2 exchanging halos with both neighbours.
+Profile chain_profile(const double (&compute)[3]) {
+  Profile p = testing::empty_profile({100, 100, 100});
+  for (int r = 0; r < 3; ++r) {
+    Section s{{compute_stage(compute[r])}, {}};
+    if (r > 0) s.comm.push_back(send_to(r - 1, kBytes));
+    if (r < 2) s.comm.push_back(send_to(r + 1, kBytes));
+    if (r > 0) s.comm.push_back(recv_from(r - 1, kBytes));
+    if (r < 2) s.comm.push_back(recv_from(r + 1, kBytes));
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(s);
+  }
+  return p;
+}
+
+TEST(EmptyRanks, NeighboursExchangeAcrossAnEmptyRankAsEq3) {
+  const Model model(chain_profile({0.4, 0.1, 0.2}), testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta));
+  const Prediction p = model.predict(std::vector<std::int64_t>{150, 0, 150});
+  EXPECT_EQ(p.ranks[1].total_s, 0.0);
+  const double t0 = 0.4 * 1.5;
+  const double t2 = 0.2 * 1.5;
+  // Ranks 0 and 2 now form the two-rank exchange of Eq 3.
+  const double wait2 = std::max(0.0, t0 + kSend + kTransfer - (t2 + kSend));
+  EXPECT_DOUBLE_EQ(p.ranks[2].wait_s, wait2);
+  EXPECT_DOUBLE_EQ(p.ranks[2].total_s, t2 + kSend + wait2 + kRecv);
+  EXPECT_DOUBLE_EQ(p.ranks[0].total_s, t0 + kSend + kRecv);
+}
+
+TEST(EmptyRanks, ReroutingFollowsTheEmptySetFromOneEvaluationToTheNext) {
+  const Model model(chain_profile({0.4, 0.1, 0.2}), testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta));
+  Workspace ws(model);
+  const std::vector<std::int64_t> middle_empty{150, 0, 150};
+  const std::vector<std::int64_t> last_empty{150, 150, 0};
+  const std::vector<std::int64_t> none_empty{100, 100, 100};
+  for (const auto* rows : {&middle_empty, &last_empty, &none_empty, &middle_empty}) {
+    EXPECT_DOUBLE_EQ(model.iteration_seconds(*rows, ws), model.predict(*rows).iteration_s);
+  }
+  // With rank 2 empty, 0 and 1 exchange: rank 1 (0.15 s) waits for rank 0 (0.6 s).
+  const Prediction p = model.predict(last_empty);
+  EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, 0.6 + kSend + kTransfer - (0.15 + kSend));
+}
+
+TEST(LinkCosts, PerPairExceptionsOverrideTheDefault) {
+  Cluster c = testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta);
+  c.network.pairs.push_back(LinkException{0, 1, Link{0.01, 1e-5}});
+  const Model model(exchange_profile(0.5, 0.3), c);
+  const Prediction p = model.predict(std::vector<std::int64_t>{100, 100});
+  EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, 0.5 + kSend + (0.01 + 1e-5 * kBytes) - (0.3 + kSend));
+}
+
+}  // namespace
+}  // namespace mheta::model

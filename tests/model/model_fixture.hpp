@@ -1,0 +1,49 @@
+#pragma once
+// Small programs and clusters written out in code, so each model test can
+// state its inputs next to the equation it checks.
+#include <initializer_list>
+#include <vector>
+
+#include "model/cluster.hpp"
+#include "model/profile.hpp"
+
+namespace mheta::model::testing {
+
+// A cluster of `ranks` identical nodes with the given network overheads and
+// link, unlimited memory and free disks unless a test changes them.
+inline Cluster uniform_cluster(int ranks, double send_overhead, double recv_overhead, double latency,
+                               double s_per_byte) {
+  Cluster c;
+  for (int r = 0; r < ranks; ++r) {
+    c.nodes.push_back(Node{"n" + std::to_string(r), 1ull << 40, 1.0, DiskCosts{}});
+  }
+  c.network.send_overhead_s = send_overhead;
+  c.network.recv_overhead_s = recv_overhead;
+  c.network.default_link = Link{latency, s_per_byte};
+  for (Collective op : {Collective::allreduce, Collective::allgather, Collective::bcast, Collective::barrier}) {
+    c.network.collectives[static_cast<std::size_t>(op)] = CollectiveCurve{};
+  }
+  return c;
+}
+
+inline Profile empty_profile(std::initializer_list<std::int64_t> rows) {
+  Profile p;
+  p.program = "test";
+  p.distribution.rows = rows;
+  p.ranks.resize(rows.size());
+  return p;
+}
+
+inline Stage compute_stage(double seconds) { return Stage{seconds, {}}; }
+
+inline CommOp send_to(int peer, std::int64_t bytes, int tag = 0) {
+  return CommOp{CommKind::send, peer, bytes, tag, Collective::barrier, -1};
+}
+inline CommOp recv_from(int peer, std::int64_t bytes, int tag = 0) {
+  return CommOp{CommKind::recv, peer, bytes, tag, Collective::barrier, -1};
+}
+inline CommOp collective(Collective op, std::int64_t bytes) {
+  return CommOp{CommKind::collective, -1, bytes, 0, op, -1};
+}
+
+}  // namespace mheta::model::testing

@@ -1,0 +1,118 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "model/format_error.hpp"
+#include "model/profile.hpp"
+#include "model_fixture.hpp"
+
+namespace mheta::model {
+namespace {
+
+Profile valid_profile() {
+  Profile p = testing::empty_profile({3, 5});
+  p.iterations = 10;
+  p.variables = {Variable{"A", 800, Access::read_write}};
+  for (int r = 0; r < 2; ++r) {
+    Stage stage = testing::compute_stage(0.5);
+    stage.io.push_back(StageIo{0, IoStats{2, 2400, 0.01}, IoStats{2, 2400, 0.02}, false, 0});
+    p.ranks[static_cast<std::size_t>(r)].memory_budget_bytes = 4096;
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(
+        Section{{stage}, {testing::send_to(1 - r, 800, 3), testing::recv_from(1 - r, 800, 3),
+                          testing::collective(Collective::allreduce, 8)}});
+  }
+  return p;
+}
+
+FormatError error_after(const std::function<void(Json&)>& edit) {
+  Json doc = profile_to_json(valid_profile());
+  edit(doc);
+  try {
+    parse_profile(doc.dump(), "profile.json");
+  } catch (const FormatError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << doc.dump();
+  return FormatError("", "", "");
+}
+
+Json& first_section(Json& d, int rank) { return d["ranks"][rank]["sections"][0]; }
+
+TEST(ProfileFormat, RoundTripsThroughJson) {
+  const Profile p = parse_profile(profile_to_json(valid_profile()).dump(), "profile.json");
+  EXPECT_EQ(p.global_rows(), 8);
+  EXPECT_EQ(p.iterations, 10);
+  ASSERT_EQ(p.rank_count(), 2);
+  const Section& s = p.ranks[1].sections[0];
+  EXPECT_DOUBLE_EQ(s.stages[0].io[0].writes.seconds, 0.02);
+  ASSERT_EQ(s.comm.size(), 3u);
+  EXPECT_EQ(s.comm[0].kind, CommKind::send);
+  EXPECT_EQ(s.comm[0].peer, 0);
+  EXPECT_EQ(s.comm[0].tag, 3);
+  EXPECT_EQ(s.comm[2].collective, Collective::allreduce);
+}
+
+TEST(ProfileFormat, UnknownFormatVersion) {
+  EXPECT_EQ(error_after([](Json& d) { d["format"] = "mheta-profile/0"; }).where(), "format");
+}
+
+TEST(ProfileFormat, WrongRowSum) {
+  const FormatError e = error_after([](Json& d) { d["global_rows"] = 9; });
+  EXPECT_EQ(e.where(), "distribution");
+  EXPECT_NE(e.reason().find("add up to 8"), std::string::npos);
+}
+
+TEST(ProfileFormat, WrongRankCount) {
+  const FormatError e = error_after([](Json& d) { d["ranks"].erase(1); });
+  EXPECT_EQ(e.where(), "ranks");
+  EXPECT_NE(e.reason().find("1 ranks"), std::string::npos);
+}
+
+TEST(ProfileFormat, NegativeRows) {
+  EXPECT_EQ(error_after([](Json& d) { d["distribution"][1] = -5; }).where(), "distribution[1]");
+}
+
+TEST(ProfileFormat, NonIntegerBytes) {
+  const FormatError e = error_after([](Json& d) { first_section(d, 0)["comm"][0]["bytes"] = "lots"; });
+  EXPECT_EQ(e.where(), "ranks[0].sections[0].comm[0].bytes");
+}
+
+TEST(ProfileFormat, NegativeOrNaNTimes) {
+  EXPECT_EQ(error_after([](Json& d) { first_section(d, 1)["stages"][0]["compute_s"] = -0.1; }).where(),
+            "ranks[1].sections[0].stages[0].compute_s");
+  EXPECT_EQ(error_after([](Json& d) { first_section(d, 1)["stages"][0]["io"][0]["reads"]["seconds"] = "NaN"; })
+                .where(),
+            "ranks[1].sections[0].stages[0].io[0].reads.seconds");
+}
+
+TEST(ProfileFormat, MissingField) {
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0].erase("memory_budget_bytes"); }).where(),
+            "ranks[0].memory_budget_bytes");
+}
+
+TEST(ProfileFormat, UnknownVariableAndOperation) {
+  EXPECT_NE(error_after([](Json& d) { first_section(d, 0)["stages"][0]["io"][0]["variable"] = "Z"; })
+                .reason()
+                .find("'Z'"),
+            std::string::npos);
+  EXPECT_NE(error_after([](Json& d) { first_section(d, 0)["comm"][2]["op"] = "allsort"; }).reason().find("allsort"),
+            std::string::npos);
+}
+
+TEST(ProfileFormat, PeerOutOfRangeOrSelf) {
+  EXPECT_EQ(error_after([](Json& d) { first_section(d, 0)["comm"][0]["peer"] = 2; }).where(),
+            "ranks[0].sections[0].comm[0].peer");
+  EXPECT_NE(error_after([](Json& d) { first_section(d, 0)["comm"][0]["peer"] = 0; }).reason().find("itself"),
+            std::string::npos);
+}
+
+TEST(ProfileFormat, RowWeightsMustCoverEveryRow) {
+  EXPECT_EQ(error_after([](Json& d) { d["row_weights"] = {1, 2, 3}; }).where(), "row_weights");
+}
+
+TEST(ProfileFormat, RanksOutOfOrder) {
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
+}
+
+}  // namespace
+}  // namespace mheta::model
