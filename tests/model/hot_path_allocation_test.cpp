@@ -1,0 +1,59 @@
+// The model's evaluation must not allocate once its Workspace is warm:
+// search evaluates millions of distributions. Counts every operator new.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "model/model.hpp"
+#include "model_fixture.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  ++allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace mheta::model {
+namespace {
+
+TEST(HotPath, EvaluationAllocatesNothingOnceTheWorkspaceIsWarm) {
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  p.variables = {Variable{"A", 100, Access::read_write}};
+  for (int r = 0; r < 4; ++r) {
+    Stage stage = testing::compute_stage(0.1);
+    stage.io.push_back(StageIo{0, IoStats{1, 1000, 1e-3}, IoStats{1, 1000, 1e-3}, false, 0});
+    Section s{{stage}, {}};
+    if (r > 0) s.comm.push_back(testing::send_to(r - 1, 100));
+    if (r < 3) s.comm.push_back(testing::send_to(r + 1, 100));
+    if (r > 0) s.comm.push_back(testing::recv_from(r - 1, 100));
+    if (r < 3) s.comm.push_back(testing::recv_from(r + 1, 100));
+    s.comm.push_back(testing::collective(Collective::allreduce, 8));
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(s);
+  }
+  Cluster c = testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-9);
+  for (Node& n : c.nodes) n.memory_bytes = 1500;
+  const Model model(p, c);
+  Workspace ws(model);
+  const std::vector<std::vector<std::int64_t>> dists = {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15},
+                                                        {0, 20, 0, 20}, {1, 2, 3, 34}};
+  for (const auto& d : dists) model.iteration_seconds(d, ws);  // warm up
+  const long before = allocations.load();
+  double sum = 0;
+  for (int repeat = 0; repeat < 100; ++repeat) {
+    for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GT(sum, 0);
+}
+
+}  // namespace
+}  // namespace mheta::model
