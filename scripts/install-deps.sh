@@ -8,7 +8,7 @@ packages=(
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3
+  python3 python3-jsonschema
 )
 
 missing=()
