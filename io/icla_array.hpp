@@ -38,6 +38,7 @@ class IclaArray {
   ~IclaArray();
 
   LocalArray& array() { return *array_; }
+  const LocalArray& array() const { return *array_; }
   const model::IclaPlan& plan() const { return plan_; }
   bool in_core() const { return plan_.in_core; }
   // N_L out of core; 1 in core; 0 when the rank owns no rows.
