@@ -1,0 +1,68 @@
+// Speed of the search: GBS on 8, 64 and 1024 ranks (targets 10 ms, 100 ms,
+// 2 s) and the model evaluations it makes; and, with --study[=N], the
+// Prophesy-style study of how close every method comes to the optimum.
+//   bench_search                      Google Benchmark runs
+//   bench_search --study=500 [--seed=S]
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "model/model.hpp"
+#include "search/method.hpp"
+#include "search/study.hpp"
+#include "search/synthetic_instance.hpp"
+
+namespace {
+
+using mheta::search::Pattern;
+
+struct Target {
+  int ranks;
+  double seconds;
+};
+constexpr Target kTargets[] = {{8, 0.010}, {64, 0.100}, {1024, 2.0}};
+
+void BM_Gbs(benchmark::State& state, Pattern pattern) {
+  const int ranks = static_cast<int>(state.range(0));
+  std::mt19937_64 random(42);
+  const mheta::search::Instance instance = mheta::search::random_instance(random, ranks, 256 * ranks, pattern);
+  const mheta::model::Model model(instance.profile, instance.cluster);
+  mheta::search::SearchResult result;
+  for (auto _ : state) {
+    result = mheta::search::run_search(model, instance.cluster, "gbs", {});
+    benchmark::DoNotOptimize(result.iteration_s);
+  }
+  state.counters["evaluations"] = static_cast<double>(result.evaluations);
+  for (const Target& t : kTargets) {
+    if (t.ranks == ranks) state.counters["target_ms"] = 1e3 * t.seconds;
+  }
+}
+
+int run_study(int argc, char** argv) {
+  mheta::search::StudyOptions options;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--study=", 8) == 0) options.instances = std::stoi(argv[i] + 8);
+    if (std::strncmp(argv[i], "--seed=", 7) == 0) options.seed = std::stoull(argv[i] + 7);
+  }
+  mheta::search::print_study(std::cout, mheta::search::run_study(options));
+  return 0;
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_Gbs, neighbour, Pattern::neighbour)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gbs, reduction, Pattern::reduction)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Gbs, pipelined, Pattern::pipelined)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--study", 7) == 0) return run_study(argc, argv);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,230 @@
+#include "search/gbs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "search/canonical.hpp"
+#include "search/prophet.hpp"
+
+namespace mheta::search {
+
+namespace {
+
+// The most rows in [lo, hi] that `rank`, starting at `first`, finishes
+// within `limit` under the per-rank model; lo when even lo does not.
+std::int64_t rows_within(const model::Model& model, int rank, std::int64_t first, std::int64_t lo, std::int64_t hi,
+                         double limit) {
+  if (hi <= lo || model.rank_busy_seconds(rank, first, lo + 1) > limit) return lo;
+  std::int64_t ok = lo + 1;  // finishes within the limit
+  std::int64_t bad = hi + 1;  // does not (or beyond the range)
+  // Galloping first: the answer is usually near the start when ranks are many.
+  for (std::int64_t step = 1; ok + step < bad; step *= 2) {
+    if (model.rank_busy_seconds(rank, first, ok + step) <= limit) {
+      ok += step;
+    } else {
+      bad = ok + step;
+      break;
+    }
+  }
+  while (bad - ok > 1) {
+    const std::int64_t mid = ok + (bad - ok) / 2;
+    if (model.rank_busy_seconds(rank, first, mid) <= limit) {
+      ok = mid;
+    } else {
+      bad = mid;
+    }
+  }
+  return ok;
+}
+
+// Ranks take, in rank order, what they finish within `limit`, keeping the
+// minimum rows of the ranks after them. Covers the data when the sum of
+// `rows` reaches the total.
+std::int64_t fill(const model::Model& model, const RowBounds& bounds, double limit, std::vector<std::int64_t>& rows) {
+  const int n = bounds.ranks();
+  std::int64_t reserve = 0;
+  for (int r = 0; r < n; ++r) reserve += bounds.lo[static_cast<std::size_t>(r)];
+  std::int64_t first = 0;
+  for (int r = 0; r < n; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    reserve -= bounds.lo[i];
+    const std::int64_t hi = std::min(bounds.hi[i], bounds.total - first - reserve);
+    rows[i] = rows_within(model, r, first, bounds.lo[i], std::max(hi, bounds.lo[i]), limit);
+    first += rows[i];
+  }
+  return first;
+}
+
+}  // namespace
+
+CommonFinish common_finish_time(const model::Model& model, const RowBounds& bounds) {
+  const int n = bounds.ranks();
+  std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
+  // An upper bound: the busiest rank of Blk, doubled until it covers.
+  std::vector<std::int64_t> start = canonical_distribution(model, bounds, Canonical::blk).rows;
+  double hi = 0;
+  std::int64_t first = 0;
+  for (int r = 0; r < n; ++r) {
+    hi = std::max(hi, model.rank_busy_seconds(r, first, start[static_cast<std::size_t>(r)]));
+    first += start[static_cast<std::size_t>(r)];
+  }
+  hi = std::max(hi, 1e-300);
+  while (fill(model, bounds, hi, rows) < bounds.total) hi *= 2;
+  double lo = 0;
+  // Relative precision 1e-9 is far below the model's own accuracy; the
+  // iteration cap guards against pathological (denormal) times.
+  for (int k = 0; k < 100 && hi - lo > 1e-9 * hi; ++k) {
+    const double mid = lo + (hi - lo) / 2;
+    if (fill(model, bounds, mid, rows) >= bounds.total) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  fill(model, bounds, hi, rows);
+  fit_to_bounds(rows, bounds);  // rounding at the last rank
+  return CommonFinish{rows, hi};
+}
+
+std::string generalized_binary_search(Objective& objective, const SearchContext& context) {
+  const model::Model& model = context.model;
+  const RowBounds& bounds = objective.bounds();
+  for (Canonical c : kCanonicals) objective(canonical_distribution(model, bounds, c).rows);
+  prophet_partition(objective, context.cluster, Heuristic::h1);
+  const double seed_s = objective.best_seconds();
+  const CommonFinish binary = common_finish_time(model, bounds);
+  const double binary_s = objective(binary.rows);
+
+  std::vector<std::int64_t> current = objective.best_rows();
+  double current_s = objective.best_seconds();
+  const int n = bounds.ranks();
+  int holders = 0;
+  for (std::int64_t r : current) holders += r > 0 ? 1 : 0;
+  std::int64_t step = std::max<std::int64_t>(1, bounds.total / (4 * std::max(holders, 1)));
+  int moves = 0;
+  std::vector<std::int64_t> in_core;
+  for (int r = 0; r < n; ++r) in_core.push_back(std::min(model.max_in_core_rows(r), bounds.hi[static_cast<std::size_t>(r)]));
+  // Each round: one prediction and a few candidate moves.
+  constexpr int kReceivers = 3;
+  constexpr int kAllPairs = 16;
+  while (step >= 1) {
+    const model::Prediction p = objective.predict(current);
+    auto busy = [&](int r) {
+      const model::RankBreakdown& b = p.ranks[static_cast<std::size_t>(r)];
+      return b.total_s - b.wait_s;
+    };
+    int busiest = 0;
+    for (int r = 1; r < n; ++r) {
+      if (busy(r) > busy(busiest)) busiest = r;
+    }
+    std::vector<int> donors;
+    std::vector<int> receivers;
+    if (n <= kAllPairs) {
+      // Few ranks: every move is worth trying (pipelines, where the best
+      // distribution is not the one that balances the ranks' busy time).
+      for (int r = 0; r < n; ++r) {
+        donors.push_back(r);
+        receivers.push_back(r);
+      }
+    } else {
+      donors.push_back(p.slowest_rank);
+      if (busiest != p.slowest_rank) donors.push_back(busiest);
+      // Receivers: the least busy ranks that own rows, the least busy that
+      // owns none, and each donor's neighbours.
+      std::vector<int> by_busy;
+      for (int r = 0; r < n; ++r) {
+        if (bounds.hi[static_cast<std::size_t>(r)] > current[static_cast<std::size_t>(r)]) by_busy.push_back(r);
+      }
+      std::sort(by_busy.begin(), by_busy.end(), [&](int a, int b) { return busy(a) < busy(b); });
+      int owning = 0;
+      bool empty_taken = false;
+      for (int r : by_busy) {
+        const bool owns = current[static_cast<std::size_t>(r)] > 0;
+        if (owns && owning < kReceivers) {
+          receivers.push_back(r);
+          ++owning;
+        } else if (!owns && !empty_taken) {
+          receivers.push_back(r);
+          empty_taken = true;
+        }
+      }
+      for (int d : donors) {
+        for (int nb : {d - 1, d + 1}) {
+          if (nb >= 0 && nb < n) receivers.push_back(nb);
+        }
+      }
+    }
+    double best_s = current_s;
+    std::vector<std::int64_t> best;
+    std::vector<std::int64_t> candidate;
+    auto consider = [&]() {
+      const double t = objective(candidate);
+      if (t < best_s * (1 - 1e-12)) {
+        best_s = t;
+        best = candidate;
+      }
+    };
+    auto move = [&](int d, int j, std::int64_t amount) {
+      const auto di = static_cast<std::size_t>(d);
+      const auto ji = static_cast<std::size_t>(j);
+      amount = std::min({amount, current[di] - bounds.lo[di], bounds.hi[ji] - current[ji]});
+      if (amount <= 0) return;
+      candidate = current;
+      candidate[di] -= amount;
+      candidate[ji] += amount;
+      consider();
+    };
+    for (int d : donors) {
+      for (int j : receivers) {
+        if (j != d) move(d, j, step);
+      }
+    }
+    if (best.empty()) {
+      // Jumps, when no move of the current size helps: the I/O cost steps
+      // up where a rank's data stops fitting in core, so the best
+      // distribution often sits on an in-core threshold or on the mirror
+      // image of where the moves went.
+      for (int d : donors) {
+        const auto di = static_cast<std::size_t>(d);
+        for (int j : receivers) {
+          const auto ji = static_cast<std::size_t>(j);
+          if (j == d) continue;
+          move(d, j, current[di] - in_core[di]);  // the donor just in core
+          move(d, j, in_core[ji] - current[ji]);  // the receiver just in core
+          if (current[di] > current[ji]) {        // swap the two
+            candidate = current;
+            std::swap(candidate[di], candidate[ji]);
+            if (bounds.contains(candidate)) consider();
+          }
+        }
+      }
+      // Dropping a rank altogether (its rows spread over the others in
+      // proportion to theirs): removes its fixed costs and, in a pipeline,
+      // a stage.
+      for (int d : donors) {
+        const auto di = static_cast<std::size_t>(d);
+        if (current[di] == 0 || bounds.lo[di] > 0) continue;
+        std::vector<double> shares(current.begin(), current.end());
+        shares[di] = 0;
+        candidate = round_shares(shares, bounds);
+        consider();
+      }
+    }
+    if (!best.empty()) {
+      current = best;
+      current_s = best_s;
+      ++moves;
+    } else {
+      step /= 2;
+    }
+  }
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "seeds (canonical, Prophet H1) %.6g s, common finish time %.6g s (predicted %.6g s), "
+                "%d refining moves",
+                seed_s, binary.finish_s, binary_s, moves);
+  return line;
+}
+
+}  // namespace mheta::search
