@@ -1,0 +1,63 @@
+#pragma once
+// One intercepted MPI call, as the category handlers see it.
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "model/collective.hpp"
+
+namespace mheta::interpose {
+
+using model::Collective;
+
+// What a call does, for the timeline (docs/interpose.md, "Categories").
+enum class Category {
+  send, recv, sendrecv, isend, irecv, send_init, recv_init, start, request_free, completion,
+  collective, file_open, file_close, file_read, file_write, file_iread, file_iwrite,
+};
+
+// The synchronous read a non-blocking read becomes while capturing.
+enum class SyncRead { none, individual, individual_all, shared, at, at_all };
+
+// Every intercepted function, in table order.
+enum class Fn {
+#define MHETA_MPI(Name, ...) Name,
+#include "interpose/mpi_functions.def"
+#undef MHETA_MPI
+  count_
+};
+
+const char* fn_name(Fn fn);  // "MPI_Send", ...
+
+// Fields a table line fills; the others keep these defaults.
+struct CallInfo {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int peer = MPI_PROC_NULL;
+  int tag = 0;
+  int count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Request* request = nullptr;  // the request a non-blocking call creates
+  int nreq = 0;                    // wait/test/start family
+  MPI_Request* requests = nullptr;
+  MPI_Status* status = MPI_STATUS_IGNORE;
+  MPI_Status* statuses = MPI_STATUSES_IGNORE;
+  int* index = nullptr;
+  int* outcount = nullptr;
+  int* indices = nullptr;
+  int* flag = nullptr;
+  int peer2 = MPI_PROC_NULL;  // the receive half of a sendrecv
+  int tag2 = 0;
+  int count2 = 0;
+  MPI_Datatype type2 = MPI_DATATYPE_NULL;
+  const int* counts = nullptr;  // v-collectives: per-rank counts
+  Collective collective = Collective::barrier;
+  MPI_Info info = MPI_INFO_NULL;
+  const char* filename = nullptr;
+  MPI_File* fh_out = nullptr;
+  MPI_File fh = MPI_FILE_NULL;
+  MPI_Offset offset = 0;
+  void* buf = nullptr;
+  SyncRead sync_read = SyncRead::none;
+};
+
+}  // namespace mheta::interpose

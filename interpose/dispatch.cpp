@@ -1,0 +1,420 @@
+// The category handlers: what an intercepted call means for the captured
+// timeline, the requests the interposer follows, emulation and sleep-waiting.
+#include "interpose/dispatch.hpp"
+
+#include <mutex>
+#include <vector>
+
+#include "interpose/clock.hpp"
+#include "interpose/engaged.hpp"
+#include "interpose/runtime.hpp"
+#include "interpose/sleep_wait.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+using Kind = PendingRequest::Kind;
+
+std::uint64_t signature(Fn fn, int a, int b) {
+  return (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
+}
+
+std::int64_t type_bytes(std::int64_t count, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return count * size;
+}
+
+std::int64_t received_bytes(const MPI_Status* status) {
+  int bytes = 0;
+  PMPI_Get_count(status, MPI_BYTE, &bytes);
+  return bytes == MPI_UNDEFINED ? 0 : bytes;
+}
+
+model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag) {
+  model::CommOp op;
+  op.kind = kind;
+  op.peer = world_peer;
+  op.bytes = bytes;
+  op.tag = tag;
+  return op;
+}
+
+// What one rank contributes to a collective (docs/interpose.md).
+std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
+  if (c.counts == nullptr) return type_bytes(c.count, c.type);
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(c.comm, &rank);
+  PMPI_Comm_size(c.comm, &size);
+  if (fn != Fn::Alltoallv) return type_bytes(c.counts[rank], c.type);
+  std::int64_t total = 0;
+  for (int i = 0; i < size; ++i) total += c.counts[i];
+  return type_bytes(total, c.type);
+}
+
+int run_blocking(const Runtime& rt, const CallInfo& c, CallRef call, NonblockingRef nonblocking) {
+  if (nonblocking && rt.settings().wait == WaitMode::sleep) return sleep_wait(nonblocking, c.status);
+  return call();
+}
+
+void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
+  if (rt.capturing()) rt.timeline().add_comm(message(kind, rt.world_rank_of(comm, peer), bytes, tag));
+  rt.observe(fn, signature(fn, peer, tag), false);
+}
+
+int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
+  const bool between = rt.following() && c.peer >= 0 && rt.between_ranks(c.comm);
+  const int rc = run_blocking(rt, c, call, nb);
+  rt.leave();
+  if (between && rc == MPI_SUCCESS) {
+    std::lock_guard lock(rt.mutex());
+    record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
+  }
+  return rc;
+}
+
+int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
+  MPI_Status local{};
+  const bool between = rt.following() && rt.between_ranks(c.comm);
+  if (between && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const int rc = run_blocking(rt, c, call, nb);
+  rt.leave();
+  if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
+    std::lock_guard lock(rt.mutex());
+    record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
+                   c.status->MPI_TAG);
+  }
+  return rc;
+}
+
+int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  MPI_Status local{};
+  const bool between = rt.following() && rt.between_ranks(c.comm);
+  if (between && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const int rc = call();
+  rt.leave();
+  if (between && rc == MPI_SUCCESS) {
+    std::lock_guard lock(rt.mutex());
+    if (c.peer >= 0) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
+    if (c.status->MPI_SOURCE >= 0) {
+      record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
+                     c.status->MPI_TAG);
+    }
+  }
+  return rc;
+}
+
+int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (!rt.following() || rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL || !rt.between_ranks(c.comm)) return rc;
+  std::lock_guard lock(rt.mutex());
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  switch (category) {
+    case Category::isend:  // recorded where it is posted
+      record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
+      break;
+    case Category::irecv:  // recorded where it completes
+      rt.requests()[*c.request] = {.kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}};
+      rt.observe(fn, signature(fn, c.peer, c.tag), false);
+      break;
+    case Category::send_init:
+    case Category::recv_init:
+      rt.requests()[*c.request] = {.kind = category == Category::send_init ? Kind::send : Kind::recv,
+                                   .persistent = true,
+                                   .active = false,
+                                   .comm = c.comm,
+                                   .peer = c.peer,
+                                   .tag = c.tag,
+                                   .bytes = bytes, .io = {}};
+      break;
+    default:
+      break;
+  }
+  return rc;
+}
+
+int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (!rt.following() || rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  for (int i = 0; i < c.nreq; ++i) {
+    const auto it = rt.requests().find(c.requests[i]);
+    if (it == rt.requests().end() || !it->second.persistent) continue;
+    PendingRequest& p = it->second;
+    p.active = true;
+    if (p.kind == Kind::send) {
+      record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
+    } else {
+      rt.observe(fn, signature(fn, p.peer, p.tag), false);
+    }
+  }
+  return rc;
+}
+
+int handle_request_free(Runtime& rt, CallInfo& c, CallRef call) {
+  const MPI_Request request = *c.requests;
+  const int rc = call();
+  rt.leave();
+  std::lock_guard lock(rt.mutex());
+  rt.requests().erase(request);
+  return rc;
+}
+
+// A followed request has completed with `status`.
+void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
+  const auto it = rt.requests().find(request);
+  if (it == rt.requests().end()) return;
+  PendingRequest& p = it->second;
+  switch (p.kind) {
+    case Kind::recv:
+      if (rt.capturing() && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
+        rt.timeline().add_comm(message(model::CommKind::recv, rt.world_rank_of(p.comm, status->MPI_SOURCE),
+                                       received_bytes(status), status->MPI_TAG));
+      }
+      break;
+    case Kind::send:
+      break;
+    case Kind::file:
+      rt.emulator().delay_completion(p.issued_at, p.issue_seconds);
+      break;
+    case Kind::prefetch:
+      // T_A: the compute between the prefetch's issue and its wait (§4.1.1).
+      if (rt.capturing()) rt.timeline().add_overlap(p.io, rt.timeline().total_compute() - p.compute_at_issue);
+      break;
+  }
+  if (p.persistent) {
+    p.active = false;
+  } else {
+    rt.requests().erase(it);
+  }
+}
+
+int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  thread_local std::vector<MPI_Request> before;
+  thread_local std::vector<MPI_Status> statuses;
+  const int n = c.nreq;
+  before.assign(c.requests, c.requests + n);
+  MPI_Status single{};
+  if (c.status == MPI_STATUS_IGNORE) c.status = &single;
+  if (c.statuses == MPI_STATUSES_IGNORE) {
+    statuses.resize(static_cast<std::size_t>(std::max(n, 1)));
+    c.statuses = statuses.data();
+  }
+  int rc = MPI_SUCCESS;
+  if (rt.settings().wait == WaitMode::sleep && (fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome)) {
+    rc = poll_with_sleeps([&](int* done) {
+      switch (fn) {
+        case Fn::Wait:
+          return PMPI_Test(c.requests, done, c.status);
+        case Fn::Waitall:
+          return PMPI_Testall(n, c.requests, done, c.statuses);
+        case Fn::Waitany:
+          return PMPI_Testany(n, c.requests, c.index, done, c.status);
+        default: {
+          const int r = PMPI_Testsome(n, c.requests, c.outcount, c.indices, c.statuses);
+          *done = *c.outcount != 0;
+          return r;
+        }
+      }
+    });
+  } else {
+    rc = call();
+  }
+  rt.leave();
+  if (rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  if (rt.requests().empty()) return rc;
+  const bool all_done = (fn == Fn::Wait || fn == Fn::Waitall) || ((fn == Fn::Test || fn == Fn::Testall) && *c.flag);
+  if (all_done) {
+    for (int i = 0; i < n; ++i) {
+      if (before[static_cast<std::size_t>(i)] != MPI_REQUEST_NULL) {
+        complete(rt, before[static_cast<std::size_t>(i)], fn == Fn::Wait || fn == Fn::Test ? c.status : &c.statuses[i]);
+      }
+    }
+  } else if (fn == Fn::Waitany || (fn == Fn::Testany && *c.flag)) {
+    if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status);
+  } else if (fn == Fn::Waitsome || fn == Fn::Testsome) {
+    if (*c.outcount != MPI_UNDEFINED) {
+      for (int k = 0; k < *c.outcount; ++k) complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k]);
+    }
+  }
+  return rc;
+}
+
+int handle_collective(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
+  const bool all = rt.following() && rt.over_all_ranks(c.comm);
+  const int rc = run_blocking(rt, c, call, nb);
+  rt.leave();
+  if (all && rc == MPI_SUCCESS) {
+    std::lock_guard lock(rt.mutex());
+    if (rt.capturing()) {
+      model::CommOp op;
+      op.kind = model::CommKind::collective;
+      op.collective = c.collective;
+      op.bytes = collective_bytes(fn, c);
+      rt.timeline().add_comm(op);
+    }
+    rt.observe(fn, signature(fn, 0, 0), true);
+  }
+  return rc;
+}
+
+int handle_file_open(Runtime& rt, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (rt.following() && rc == MPI_SUCCESS) rt.open_file(*c.fh_out, c.filename, c.info);
+  return rc;
+}
+
+int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
+  const MPI_File fh = *c.fh_out;
+  const int rc = call();
+  rt.leave();
+  rt.close_file(fh);
+  return rc;
+}
+
+// Blocking MPI-IO: timed, stretched by the emulated disk, recorded.
+int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
+  const double start = now_s();
+  const int rc = call();
+  if (rt.emulator().active()) rt.emulator().stretch_io(now_s() - start);
+  const double seconds = now_s() - start;
+  rt.leave();
+  if (!rt.following() || rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  const int variable = rt.variable_of(c.fh);
+  if (write) rt.note_write(variable);
+  if (rt.capturing() && variable >= 0) rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
+  rt.observe(fn, signature(fn, variable, 0), false);
+  return rc;
+}
+
+// A prefetch issued as a synchronous read while capturing (MHETA §4.1.1,
+// Fig 5) hands the program an already complete generalized request, so its
+// wait is a no-op whatever wait function it uses.
+struct ReadDone {
+  MPI_Datatype type;
+  int count;
+};
+
+int query_read(void* state, MPI_Status* status) {
+  const auto* done = static_cast<ReadDone*>(state);
+  PMPI_Status_set_elements(status, done->type, done->count);
+  PMPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_UNDEFINED;
+  status->MPI_TAG = MPI_UNDEFINED;
+  return MPI_SUCCESS;
+}
+int free_read(void* state) {
+  delete static_cast<ReadDone*>(state);
+  return MPI_SUCCESS;
+}
+int cancel_read(void*, int) { return MPI_SUCCESS; }
+
+int synchronous_read(const CallInfo& c, MPI_Status* status) {
+  switch (c.sync_read) {
+    case SyncRead::individual:
+      return PMPI_File_read(c.fh, c.buf, c.count, c.type, status);
+    case SyncRead::individual_all:
+      return PMPI_File_read_all(c.fh, c.buf, c.count, c.type, status);
+    case SyncRead::shared:
+      return PMPI_File_read_shared(c.fh, c.buf, c.count, c.type, status);
+    case SyncRead::at:
+      return PMPI_File_read_at(c.fh, c.offset, c.buf, c.count, c.type, status);
+    case SyncRead::at_all:
+      return PMPI_File_read_at_all(c.fh, c.offset, c.buf, c.count, c.type, status);
+    case SyncRead::none:
+      break;
+  }
+  return MPI_ERR_INTERN;
+}
+
+int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
+  const double start = now_s();
+  const bool as_sync_read = !write && rt.capturing() && c.sync_read != SyncRead::none;
+  int rc = MPI_SUCCESS;
+  if (as_sync_read) {
+    MPI_Status status{};
+    rc = synchronous_read(c, &status);
+    if (rc == MPI_SUCCESS) {
+      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, c.count}, c.request);
+      if (rc == MPI_SUCCESS) PMPI_Grequest_complete(*c.request);
+    }
+  } else {
+    rc = call();
+  }
+  const double issue_seconds = now_s() - start;
+  if (as_sync_read && rt.emulator().active()) rt.emulator().stretch_io(issue_seconds);
+  const double seconds = now_s() - start;
+  rt.leave();
+  if (rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  const int variable = rt.variable_of(c.fh);
+  if (write) rt.note_write(variable);
+  if (as_sync_read && variable >= 0) {
+    const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
+    rt.requests()[*c.request] = {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref};
+  } else {
+    if (write && rt.capturing() && variable >= 0) {
+      // ROMIO performs the transfer inside the call; its time is the write's.
+      rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
+    }
+    if (rt.emulator().active()) {
+      rt.requests()[*c.request] = {.kind = Kind::file, .issued_at = start, .issue_seconds = issue_seconds, .io = {}};
+    }
+  }
+  if (rt.following()) rt.observe(fn, signature(fn, variable, 0), false);
+  return rc;
+}
+
+}  // namespace
+
+int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
+  const ReentryGuard guard;
+  if (guard.nested()) return call();
+  Runtime& rt = Runtime::get();
+  rt.enter();
+  switch (category) {
+    case Category::send:
+      return handle_send(rt, fn, c, call, nb);
+    case Category::recv:
+      return handle_recv(rt, fn, c, call, nb);
+    case Category::sendrecv:
+      return handle_sendrecv(rt, fn, c, call);
+    case Category::isend:
+    case Category::irecv:
+    case Category::send_init:
+    case Category::recv_init:
+      return handle_post(rt, fn, category, c, call);
+    case Category::start:
+      return handle_start(rt, fn, c, call);
+    case Category::request_free:
+      return handle_request_free(rt, c, call);
+    case Category::completion:
+      return handle_completion(rt, fn, c, call);
+    case Category::collective:
+      return handle_collective(rt, fn, c, call, nb);
+    case Category::file_open:
+      return handle_file_open(rt, c, call);
+    case Category::file_close:
+      return handle_file_close(rt, c, call);
+    case Category::file_read:
+      return handle_file_io(rt, fn, false, c, call);
+    case Category::file_write:
+      return handle_file_io(rt, fn, true, c, call);
+    case Category::file_iread:
+      return handle_file_nonblocking(rt, fn, false, c, call);
+    case Category::file_iwrite:
+      return handle_file_nonblocking(rt, fn, true, c, call);
+  }
+  return call();
+}
+
+}  // namespace mheta::interpose

@@ -1,0 +1,217 @@
+#include "interpose/profile_assembly.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/format_error.hpp"
+#include "model/gen_block.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+using model::Json;
+
+Json stats_json(const model::IoStats& s) { return {{"count", s.count}, {"bytes", s.bytes}, {"seconds", s.seconds}}; }
+
+model::IoStats stats_from(const Json& j) {
+  return {j.at("count").get<std::int64_t>(), j.at("bytes").get<std::int64_t>(), j.at("seconds").get<double>()};
+}
+
+// The rows each rank owned: a dist.txt (MHETA_DIST), else the hints' local
+// rows when every rank gave them, else equal blocks.
+model::GenBlock distribution(const std::vector<RankRecord>& records, const AssemblyInputs& in,
+                             std::int64_t hinted_global_rows, std::vector<std::string>& warnings) {
+  const int ranks = static_cast<int>(records.size());
+  std::int64_t global_rows = in.global_rows > 0 ? in.global_rows : hinted_global_rows;
+  if (!in.dist_path.empty()) {
+    try {
+      model::GenBlock dist = model::read_gen_block(in.dist_path);
+      model::check_gen_block(dist, ranks, global_rows > 0 ? global_rows : dist.total_rows(), in.dist_path);
+      return dist;
+    } catch (const model::FormatError& error) {
+      warnings.push_back(std::string("MHETA_DIST: ") + error.what() + "; using another distribution");
+    }
+  }
+  model::GenBlock hinted;
+  for (const RankRecord& r : records) {
+    std::int64_t local = -1;
+    for (const VariableSeen& v : r.variables) local = std::max(local, v.local_rows);
+    if (local < 0) break;
+    hinted.rows.push_back(local);
+  }
+  if (static_cast<int>(hinted.rows.size()) == ranks &&
+      (global_rows <= 0 || hinted.total_rows() == global_rows) && hinted.total_rows() > 0) {
+    return hinted;
+  }
+  if (global_rows <= 0) {
+    warnings.push_back(
+        "the program's row count is unknown (set MHETA_ROWS, or pass the mheta_global_rows hint to MPI_File_open); "
+        "the profile says one row per rank");
+    global_rows = ranks;
+  }
+  return model::block_distribution(global_rows, ranks);
+}
+
+}  // namespace
+
+Json rank_record_to_json(const RankRecord& r) {
+  Json sections = Json::array();
+  for (const model::Section& section : r.sections) {
+    Json stages = Json::array();
+    for (const model::Stage& stage : section.stages) {
+      Json io = Json::array();
+      for (const model::StageIo& s : stage.io) {
+        io.push_back({{"variable", s.variable},
+                      {"reads", stats_json(s.reads)},
+                      {"writes", stats_json(s.writes)},
+                      {"prefetch", s.prefetch},
+                      {"overlap_compute_s", s.overlap_compute_s}});
+      }
+      stages.push_back({{"compute_s", stage.compute_s}, {"io", io}});
+    }
+    Json comm = Json::array();
+    for (const model::CommOp& c : section.comm) {
+      comm.push_back({{"kind", static_cast<int>(c.kind)},
+                      {"peer", c.peer},
+                      {"bytes", c.bytes},
+                      {"tag", c.tag},
+                      {"collective", static_cast<int>(c.collective)}});
+    }
+    sections.push_back({{"stages", stages}, {"comm", comm}});
+  }
+  Json variables = Json::array();
+  for (const VariableSeen& v : r.variables) {
+    variables.push_back({{"name", v.name},
+                         {"bytes_per_row", v.bytes_per_row},
+                         {"global_rows", v.global_rows},
+                         {"local_rows", v.local_rows},
+                         {"file_bytes", v.file_bytes},
+                         {"hinted", v.hinted},
+                         {"written", v.written}});
+  }
+  return {{"rank", r.rank},         {"complete", r.complete}, {"sections", sections},
+          {"variables", variables}, {"iterations", r.iterations},
+          {"host", r.host},         {"memory_budget_bytes", r.memory_budget_bytes}};
+}
+
+RankRecord rank_record_from_json(const Json& j) {
+  RankRecord r;
+  r.rank = j.at("rank").get<int>();
+  r.complete = j.at("complete").get<bool>();
+  r.iterations = j.at("iterations").get<std::int64_t>();
+  r.host = j.at("host").get<std::string>();
+  r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
+  for (const Json& v : j.at("variables")) {
+    VariableSeen seen;
+    seen.name = v.at("name").get<std::string>();
+    seen.bytes_per_row = v.at("bytes_per_row").get<std::int64_t>();
+    seen.global_rows = v.at("global_rows").get<std::int64_t>();
+    seen.local_rows = v.at("local_rows").get<std::int64_t>();
+    seen.file_bytes = v.at("file_bytes").get<std::int64_t>();
+    seen.hinted = v.at("hinted").get<bool>();
+    seen.written = v.at("written").get<bool>();
+    r.variables.push_back(std::move(seen));
+  }
+  for (const Json& s : j.at("sections")) {
+    model::Section section;
+    for (const Json& st : s.at("stages")) {
+      model::Stage stage;
+      stage.compute_s = st.at("compute_s").get<double>();
+      for (const Json& io : st.at("io")) {
+        model::StageIo entry;
+        entry.variable = io.at("variable").get<int>();
+        entry.reads = stats_from(io.at("reads"));
+        entry.writes = stats_from(io.at("writes"));
+        entry.prefetch = io.at("prefetch").get<bool>();
+        entry.overlap_compute_s = io.at("overlap_compute_s").get<double>();
+        stage.io.push_back(entry);
+      }
+      section.stages.push_back(std::move(stage));
+    }
+    for (const Json& c : s.at("comm")) {
+      model::CommOp op;
+      op.kind = static_cast<model::CommKind>(c.at("kind").get<int>());
+      op.peer = c.at("peer").get<int>();
+      op.bytes = c.at("bytes").get<std::int64_t>();
+      op.tag = c.at("tag").get<int>();
+      op.collective = static_cast<model::Collective>(c.at("collective").get<int>());
+      section.comm.push_back(op);
+    }
+    r.sections.push_back(std::move(section));
+  }
+  return r;
+}
+
+model::Profile assemble_profile(const std::vector<RankRecord>& records, const AssemblyInputs& in,
+                                std::vector<std::string>& warnings) {
+  model::Profile p;
+  p.program = in.program;
+  p.forced_out_of_core = true;
+  // Variables: those a rank read or wrote in the iteration, or named by a
+  // hint; merged by name across ranks.
+  std::map<std::string, int> index;
+  std::vector<std::int64_t> bytes_per_row;
+  std::int64_t hinted_global_rows = 0;
+  std::vector<std::vector<bool>> used(records.size());
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    used[r].assign(records[r].variables.size(), false);
+    for (const model::Section& s : records[r].sections) {
+      for (const model::Stage& st : s.stages) {
+        for (const model::StageIo& io : st.io) used[r][static_cast<std::size_t>(io.variable)] = true;
+      }
+    }
+  }
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    for (std::size_t v = 0; v < records[r].variables.size(); ++v) {
+      const VariableSeen& seen = records[r].variables[v];
+      hinted_global_rows = std::max(hinted_global_rows, seen.global_rows);
+      if (!used[r][v] && !seen.hinted) continue;
+      auto [it, added] = index.try_emplace(seen.name, static_cast<int>(p.variables.size()));
+      if (added) {
+        p.variables.push_back({seen.name, 0, model::Access::read_only});
+        bytes_per_row.push_back(0);
+      }
+      model::Variable& var = p.variables[static_cast<std::size_t>(it->second)];
+      if (seen.written) var.access = model::Access::read_write;
+      if (seen.bytes_per_row > 0) bytes_per_row[static_cast<std::size_t>(it->second)] = seen.bytes_per_row;
+    }
+  }
+  p.distribution = distribution(records, in, hinted_global_rows, warnings);
+  // Without a bytes_per_row hint: the largest file block over its rows.
+  for (std::size_t i = 0; i < p.variables.size(); ++i) {
+    std::int64_t bpr = bytes_per_row[i];
+    if (bpr <= 0) {
+      for (std::size_t r = 0; r < records.size(); ++r) {
+        const std::int64_t rows = p.distribution.rows[r];
+        for (const VariableSeen& seen : records[r].variables) {
+          if (seen.name == p.variables[i].name && rows > 0) bpr = std::max(bpr, (seen.file_bytes + rows - 1) / rows);
+        }
+      }
+    }
+    p.variables[i].bytes_per_row = std::max<std::int64_t>(1, bpr);
+  }
+  std::int64_t iterations = 1;
+  for (const RankRecord& record : records) {
+    iterations = std::max(iterations, record.iterations);
+    model::RankProfile rank;
+    rank.host = record.host;
+    rank.memory_budget_bytes = record.memory_budget_bytes;
+    rank.sections = record.sections;
+    // Local variable indices become the profile's.
+    for (model::Section& s : rank.sections) {
+      for (model::Stage& st : s.stages) {
+        for (model::StageIo& io : st.io) {
+          io.variable = index.at(record.variables[static_cast<std::size_t>(io.variable)].name);
+          p.prefetch = p.prefetch || io.prefetch;
+        }
+      }
+    }
+    p.ranks.push_back(std::move(rank));
+  }
+  p.iterations = iterations;
+  // The reader `mheta predict` uses checks the whole document.
+  return model::parse_profile(model::profile_to_json(p).dump(), "profile assembled from the captured iteration");
+}
+
+}  // namespace mheta::interpose

@@ -1,0 +1,281 @@
+#include "interpose/runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+#include "include/mheta/hints.h"
+#include "interpose/clock.hpp"
+#include "interpose/engaged.hpp"
+#include "interpose/profile_output.hpp"
+
+namespace mheta::interpose {
+
+std::atomic<bool> g_engaged{false};
+thread_local int ReentryGuard::depth_ = 0;
+
+namespace {
+
+// Automatic detection agrees on an iteration at every kAgreeEvery-th
+// collective over all ranks: every rank reaches the k-th collective, so all
+// join the agreement there and none can wait for another (docs/interpose.md).
+constexpr std::int64_t kAgreeEvery = 4;
+
+std::int64_t info_integer(MPI_Info info, const char* key) {
+  if (info == MPI_INFO_NULL) return -1;
+  char value[64] = {};
+  int flag = 0;
+  PMPI_Info_get(info, key, static_cast<int>(sizeof value) - 1, value, &flag);
+  if (!flag) return -1;
+  char* end = nullptr;
+  const long long v = std::strtoll(value, &end, 10);
+  return end != value && *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : -1;
+}
+
+}  // namespace
+
+Runtime& Runtime::get() {
+  static Runtime* runtime = new Runtime;  // never destroyed: wrappers may run during exit
+  return *runtime;
+}
+
+void Runtime::set_engaged() {
+  const bool on = phase_ != Phase::done || emulator_.active() || settings_.wait == WaitMode::sleep;
+  g_engaged.store(on, std::memory_order_relaxed);
+}
+
+void Runtime::start(int /*thread_level*/) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
+  settings_ = read_settings(rank_);
+  if (settings_.emulation) emulator_.configure(settings_.emulation->for_rank(rank_, size_));
+  mode_ = settings_.capture;
+  if (mode_ != CaptureMode::off) {
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    phase_ = Phase::waiting;
+  }
+  last_exit_ = now_s();
+  set_engaged();
+  const bool from_start = mode_ == CaptureMode::mark || mode_ == CaptureMode::call || mode_ == CaptureMode::automatic;
+  if (settings_.capture_iteration == 1 && from_start && mode_ != CaptureMode::automatic) begin_capture();
+}
+
+double Runtime::enter() {
+  double t = now_s();
+  if (emulator_.active()) {
+    emulator_.stretch_compute(t - last_exit_);
+    t = now_s();
+  }
+  if (phase_ == Phase::capturing) {
+    std::lock_guard lock(mutex_);
+    timeline_.add_compute(t - last_exit_);
+  }
+  return t;
+}
+
+void Runtime::leave() { last_exit_ = now_s(); }
+
+int Runtime::variable_of(MPI_File fh) const {
+  const auto it = files_.find(fh);
+  return it == files_.end() ? -1 : it->second;
+}
+
+void Runtime::open_file(MPI_File fh, const char* filename, MPI_Info info) {
+  VariableSeen v;
+  if (info != MPI_INFO_NULL) {
+    char name[256] = {};
+    int flag = 0;
+    PMPI_Info_get(info, MHETA_HINT_VARIABLE, static_cast<int>(sizeof name) - 1, name, &flag);
+    if (flag && name[0] != '\0') {
+      v.name = name;
+      v.hinted = true;
+    }
+  }
+  if (v.name.empty()) v.name = filename != nullptr ? filename : "?";
+  v.bytes_per_row = std::max<std::int64_t>(0, info_integer(info, MHETA_HINT_BYTES_PER_ROW));
+  v.global_rows = std::max<std::int64_t>(0, info_integer(info, MHETA_HINT_GLOBAL_ROWS));
+  v.local_rows = info_integer(info, MHETA_HINT_LOCAL_ROWS);
+  MPI_Offset size = 0;
+  if (PMPI_File_get_size(fh, &size) == MPI_SUCCESS) v.file_bytes = size;
+  std::lock_guard lock(mutex_);
+  int index = -1;
+  for (std::size_t i = 0; i < variables_.size(); ++i) {
+    if (variables_[i].name == v.name) index = static_cast<int>(i);
+  }
+  if (index < 0) {
+    index = static_cast<int>(variables_.size());
+    variables_.push_back(v);
+  } else {
+    VariableSeen& known = variables_[static_cast<std::size_t>(index)];
+    known.file_bytes = std::max(known.file_bytes, v.file_bytes);
+    if (v.bytes_per_row > 0) known.bytes_per_row = v.bytes_per_row;
+    if (v.global_rows > 0) known.global_rows = v.global_rows;
+    if (v.local_rows >= 0) known.local_rows = v.local_rows;
+  }
+  files_[fh] = index;
+}
+
+void Runtime::close_file(MPI_File fh) {
+  std::lock_guard lock(mutex_);
+  files_.erase(fh);
+}
+
+void Runtime::note_write(int variable) {
+  if (variable >= 0) variables_[static_cast<std::size_t>(variable)].written = true;
+}
+
+int Runtime::world_rank_of(MPI_Comm comm, int peer) const {
+  if (comm == MPI_COMM_WORLD || peer < 0) return peer;
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Group world = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  int out = MPI_UNDEFINED;
+  PMPI_Group_translate_ranks(group, 1, &peer, world, &out);
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  return out;
+}
+
+bool Runtime::between_ranks(MPI_Comm comm) const {
+  if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF) return false;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return false;
+  int size = 1;
+  PMPI_Comm_size(comm, &size);
+  return size > 1;
+}
+
+bool Runtime::over_all_ranks(MPI_Comm comm) const {
+  if (comm == MPI_COMM_WORLD) return size_ > 1;
+  if (!between_ranks(comm)) return false;
+  int size = 1;
+  PMPI_Comm_size(comm, &size);
+  return size == size_;
+}
+
+void Runtime::begin_capture() {
+  timeline_ = Timeline{};
+  phase_ = Phase::capturing;
+  // io/ sizes its ICLAs out of core for this iteration (MHETA_FORCE_OOC).
+  setenv("MHETA_FORCE_OOC", "1", 1);
+  last_exit_ = now_s();
+}
+
+void Runtime::end_capture(bool collective_point) {
+  timeline_.add_compute(now_s() - last_exit_);
+  unsetenv("MHETA_FORCE_OOC");
+  phase_ = Phase::done;
+  captured_ = true;
+  set_engaged();
+  if (collective_point) write_profile_collectively();
+}
+
+void Runtime::write_profile_collectively() {
+  if (written_ || comm_ == MPI_COMM_NULL) return;
+  written_ = true;
+  RankRecord record;
+  record.rank = rank_;
+  record.complete = captured_;
+  record.sections = timeline_.sections();
+  record.variables = variables_;
+  record.iterations = boundaries_;
+  gather_and_write_profile(comm_, record, settings_);
+}
+
+void Runtime::finish() {
+  if (comm_ != MPI_COMM_NULL) {
+    if (!written_) write_profile_collectively();
+    PMPI_Comm_free(&comm_);
+  }
+  phase_ = Phase::done;
+  g_engaged.store(false, std::memory_order_relaxed);
+}
+
+void Runtime::auto_agreement() {
+  const int period = detector_.period();
+  const int local = period > 0 ? detector_.collectives_in_period(period) : 0;
+  int mine[2] = {local, -local};
+  int all[2] = {0, 0};
+  PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm_);
+  const int most = all[0];
+  const int least = -all[1];
+  if (least > 0 && most == least) {
+    capture_end_collective_ = collectives_ + most;
+    end_is_collective_ = true;
+    begin_capture();
+  }
+}
+
+void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all) {
+  if (phase_ == Phase::done) return;
+  if (collective_over_all) ++collectives_;
+  if (mode_ == CaptureMode::automatic) {
+    detector_.observe(signature, collective_over_all);
+    if (phase_ == Phase::waiting) {
+      if (collective_over_all && collectives_ % kAgreeEvery == 0) {
+        auto_agreement();
+      } else if (!collective_over_all && collectives_ == 0 && detector_.period() > 0 &&
+                 detector_.collectives_in_period(detector_.period()) == 0 && size_ > 0) {
+        // No collective at all so far: each rank captures one period of its
+        // own calls and the profile is written at MPI_Finalize.
+        const int period = detector_.period();
+        if (detector_.calls() >= static_cast<std::int64_t>(PeriodDetector::kRepeats) * period) {
+          capture_end_call_ = detector_.calls() + period;
+          end_is_collective_ = false;
+          begin_capture();
+        }
+      }
+    } else if (end_is_collective_ ? collectives_ == capture_end_collective_
+                                  : capture_end_call_ >= 0 && detector_.calls() == capture_end_call_) {
+      end_capture(end_is_collective_);
+    }
+    return;
+  }
+  if (mode_ == CaptureMode::call && settings_.call_name == fn_name(fn)) {
+    ++named_calls_;
+    if (named_calls_ % settings_.call_every != 0) return;
+    ++boundaries_;
+    if (boundaries_ == settings_.capture_iteration - 1 && phase_ == Phase::waiting) {
+      begin_capture();
+    } else if (boundaries_ == settings_.capture_iteration && phase_ == Phase::capturing) {
+      end_capture(collective_over_all);
+    }
+  }
+}
+
+void Runtime::mark_iteration() {
+  // The compute up to the mark belongs to the iteration it ends.
+  enter();
+  leave();
+  std::lock_guard lock(mutex_);
+  if (phase_ == Phase::done) {
+    ++boundaries_;
+    return;
+  }
+  if (mode_ == CaptureMode::automatic && phase_ == Phase::waiting) mode_ = CaptureMode::mark;
+  if (mode_ != CaptureMode::mark) return;
+  ++boundaries_;
+  if (boundaries_ == settings_.capture_iteration - 1 && phase_ == Phase::waiting) {
+    begin_capture();
+  } else if (boundaries_ == settings_.capture_iteration && phase_ == Phase::capturing) {
+    // Every rank marks the end of the iteration (the program's contract), so
+    // the profile is gathered here, where io/ can use it right away.
+    end_capture(true);
+  }
+}
+
+void Runtime::pcontrol(int level) {
+  if (mode_ != CaptureMode::pcontrol) return;
+  enter();
+  leave();
+  std::lock_guard lock(mutex_);
+  if (level > 0 && phase_ == Phase::waiting) {
+    begin_capture();
+  } else if (level == 0 && phase_ == Phase::capturing) {
+    end_capture(true);
+  }
+}
+
+}  // namespace mheta::interpose

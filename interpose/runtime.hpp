@@ -1,0 +1,132 @@
+#pragma once
+// The interposer's state for this process: settings, the phase of capture,
+// the captured timeline, the requests and files it follows, and the
+// services configuration switches on (emulation, sleep-waiting).
+#include <mpi.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interpose/call.hpp"
+#include "interpose/emulator.hpp"
+#include "interpose/period_detector.hpp"
+#include "interpose/settings.hpp"
+#include "interpose/timeline.hpp"
+
+namespace mheta::interpose {
+
+enum class Phase {
+  waiting,    // before the captured iteration: following files, requests, the call sequence
+  capturing,  // inside it
+  done,       // after it (or never): the wrappers only emulate, if anything
+};
+
+// A distributed variable as this rank saw it (from MPI_File_open).
+struct VariableSeen {
+  std::string name;
+  std::int64_t bytes_per_row = 0;  // 0: unknown (no hint)
+  std::int64_t global_rows = 0;
+  std::int64_t local_rows = -1;
+  std::int64_t file_bytes = 0;
+  bool hinted = false;   // named by the mheta_variable hint
+  bool written = false;
+};
+
+// A request the interposer follows until it completes.
+struct PendingRequest {
+  enum class Kind : std::uint8_t { recv, send, file, prefetch };
+  Kind kind = Kind::recv;
+  bool persistent = false;
+  bool active = true;  // persistent requests: started and not yet completed
+  MPI_Comm comm = MPI_COMM_NULL;
+  int peer = MPI_ANY_SOURCE;  // rank in comm
+  int tag = 0;
+  std::int64_t bytes = 0;
+  double issued_at = 0;     // file: emulated completion is issued_at + io_factor * duration
+  double issue_seconds = 0;
+  double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
+  Timeline::IoRef io;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();
+
+  // MPI_Init(_thread) has returned.
+  void start(int thread_level);
+  // MPI_Finalize is about to be called.
+  void finish();
+
+  // Around every handled call: `enter` stretches the compute before it
+  // (emulation) and records it; `leave` notes the end of the call.
+  double enter();
+  void leave();
+
+  bool following() const { return phase_ != Phase::done; }
+  bool capturing() const { return phase_ == Phase::capturing; }
+  const Settings& settings() const { return settings_; }
+  Emulator& emulator() { return emulator_; }
+  int world_rank() const { return rank_; }
+  int world_size() const { return size_; }
+
+  // Recording (call only while capturing, with mutex() held).
+  Timeline& timeline() { return timeline_; }
+  std::mutex& mutex() { return mutex_; }
+
+  // Requests and files (mutex() held).
+  std::unordered_map<MPI_Request, PendingRequest>& requests() { return requests_; }
+  int variable_of(MPI_File fh) const;
+  void open_file(MPI_File fh, const char* filename, MPI_Info info);
+  void close_file(MPI_File fh);
+  void note_write(int variable);
+
+  // Iteration boundaries.
+  void observe(Fn fn, std::uint64_t signature, bool collective_over_all);
+  void mark_iteration();
+  void pcontrol(int level);
+
+  // What a communicator means for the model: `peer` of `comm` as a rank of
+  // MPI_COMM_WORLD, whether messages on it are communication between ranks
+  // (more than one rank, not an intercommunicator), and whether a collective
+  // on it involves every rank.
+  int world_rank_of(MPI_Comm comm, int peer) const;
+  bool between_ranks(MPI_Comm comm) const;
+  bool over_all_ranks(MPI_Comm comm) const;
+
+ private:
+  void begin_capture();
+  void end_capture(bool collective_point);
+  void write_profile_collectively();
+  void set_engaged();
+  void auto_agreement();
+
+  std::mutex mutex_;
+  Settings settings_;
+  Emulator emulator_;
+  Phase phase_ = Phase::done;
+  int rank_ = 0;
+  int size_ = 1;
+  MPI_Comm comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD for our own collectives
+  double last_exit_ = 0;
+  Timeline timeline_;
+  std::unordered_map<MPI_Request, PendingRequest> requests_;
+  std::unordered_map<MPI_File, int> files_;
+  std::vector<VariableSeen> variables_;
+  // Iteration detection.
+  CaptureMode mode_ = CaptureMode::automatic;
+  PeriodDetector detector_;
+  std::int64_t collectives_ = 0;
+  std::int64_t capture_end_collective_ = -1;
+  std::int64_t capture_end_call_ = -1;
+  std::int64_t boundaries_ = 0;  // iterations ended (marks, or k-th calls)
+  std::int64_t named_calls_ = 0;
+  bool end_is_collective_ = false;
+  bool captured_ = false;  // a whole iteration is in timeline_
+  bool written_ = false;
+  bool warned_ = false;
+};
+
+}  // namespace mheta::interpose

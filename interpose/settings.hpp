@@ -1,0 +1,36 @@
+#pragma once
+// The interposer's configuration, read once from the environment
+// (docs/interpose.md lists every variable). A bad value is reported on
+// stderr and replaced by its default: the program must run regardless.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "interpose/emulation_config.hpp"
+
+namespace mheta::interpose {
+
+enum class CaptureMode {
+  off,       // MHETA_CAPTURE=off: never capture
+  automatic, // period of the call sequence (switches to `mark` when the program marks iterations)
+  mark,      // mheta_iteration() ends an iteration
+  pcontrol,  // MPI_Pcontrol(1) starts the capture, MPI_Pcontrol(0) ends it
+  call,      // every k-th call of a named MPI function ends an iteration
+};
+
+struct Settings {
+  CaptureMode capture = CaptureMode::automatic;
+  std::string call_name;      // call mode: "MPI_Allreduce"
+  std::int64_t call_every = 1;
+  std::int64_t capture_iteration = 2;  // 1-based: an iteration after the first
+  std::string profile_path = "mheta-profile.json";
+  std::int64_t global_rows = 0;        // MHETA_ROWS; 0 = unknown
+  std::string dist_path;               // MHETA_DIST
+  std::optional<Emulation> emulation;  // MHETA_EMULATE
+  WaitMode wait = WaitMode::spin;      // MHETA_WAIT (default sleep when emulating)
+};
+
+// Reads the MHETA_* variables; warnings go to stderr prefixed with the rank.
+Settings read_settings(int rank);
+
+}  // namespace mheta::interpose

@@ -1,0 +1,66 @@
+#include "interpose/timeline.hpp"
+
+namespace mheta::interpose {
+
+model::Section& Timeline::open_section() {
+  sections_.emplace_back();
+  sections_.back().stages.emplace_back();
+  stage_closed_ = false;
+  return sections_.back();
+}
+
+// Work (compute or I/O) after communication starts the next section; after a
+// stage mark it starts the next stage.
+model::Stage& Timeline::stage_for_work() {
+  if (sections_.empty() || !sections_.back().comm.empty()) return open_section().stages.back();
+  model::Section& section = sections_.back();
+  if (stage_closed_) {
+    section.stages.emplace_back();
+    stage_closed_ = false;
+  }
+  return section.stages.back();
+}
+
+void Timeline::add_compute(double seconds) {
+  if (seconds <= 0) return;
+  total_compute_ += seconds;
+  if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_) {
+    sections_.back().stages.back().compute_s += seconds;
+    return;
+  }
+  stage_for_work().compute_s += seconds;
+}
+
+Timeline::IoRef Timeline::add_io(int variable, bool write, std::int64_t bytes, double seconds, bool prefetch) {
+  model::Stage& stage = stage_for_work();
+  std::size_t i = 0;
+  while (i < stage.io.size() && !(stage.io[i].variable == variable && stage.io[i].prefetch == prefetch)) ++i;
+  if (i == stage.io.size()) {
+    model::StageIo io;
+    io.variable = variable;
+    io.prefetch = prefetch;
+    stage.io.push_back(io);
+  }
+  model::IoStats& stats = write ? stage.io[i].writes : stage.io[i].reads;
+  ++stats.count;
+  stats.bytes += bytes;
+  stats.seconds += seconds;
+  return {sections_.size() - 1, sections_.back().stages.size() - 1, i};
+}
+
+void Timeline::add_overlap(IoRef ref, double seconds) {
+  if (ref.section >= sections_.size() || seconds <= 0) return;
+  sections_[ref.section].stages[ref.stage].io[ref.io].overlap_compute_s += seconds;
+}
+
+void Timeline::add_comm(const model::CommOp& op) {
+  if (sections_.empty()) open_section();
+  sections_.back().comm.push_back(op);
+}
+
+void Timeline::mark_stage() {
+  if (sections_.empty()) return;
+  stage_closed_ = true;
+}
+
+}  // namespace mheta::interpose

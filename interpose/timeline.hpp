@@ -1,0 +1,49 @@
+#pragma once
+// One rank's captured iteration as it happens: sections of stages, each
+// section ended by the communication that follows it in program order
+// (MHETA §3.1). Fed by the category handlers; knows nothing of MPI.
+#include <cstdint>
+#include <vector>
+
+#include "model/profile.hpp"
+
+namespace mheta::interpose {
+
+class Timeline {
+ public:
+  // Compute between two MPI calls, or up to a mark.
+  void add_compute(double seconds);
+  // One read or write request of a variable (local index); returns the
+  // position of its StageIo so a prefetch's T_A can be added when it completes.
+  struct IoRef {
+    std::size_t section = 0;
+    std::size_t stage = 0;
+    std::size_t io = 0;
+  };
+  IoRef add_io(int variable, bool write, std::int64_t bytes, double seconds, bool prefetch);
+  void add_overlap(IoRef ref, double seconds);
+  void add_comm(const model::CommOp& op);
+  // Stage marks (mheta_stage_begin/end) close the current stage.
+  void mark_stage();
+
+  // Compute recorded so far; a prefetch's T_A is the difference between its
+  // wait and its issue (§4.1.1).
+  double total_compute() const { return total_compute_; }
+  const std::vector<model::Section>& sections() const { return sections_; }
+  bool empty() const { return sections_.empty(); }
+
+  // Gaps shorter than this between two communication calls stay in the
+  // section before them instead of opening a section of their own, so an
+  // Isend/Irecv/Waitall group is one communication point, not three.
+  static constexpr double kMinSectionCompute = 20e-6;
+
+ private:
+  model::Stage& stage_for_work();
+  model::Section& open_section();
+
+  std::vector<model::Section> sections_;
+  double total_compute_ = 0;
+  bool stage_closed_ = false;
+};
+
+}  // namespace mheta::interpose
