@@ -13,6 +13,14 @@ Objective::Objective(const model::Model& model, RowBounds bounds, ProgressCallba
       start_(std::chrono::steady_clock::now()),
       best_s_(std::numeric_limits<double>::infinity()) {}
 
+void Objective::absorb(const Objective& other) {
+  evaluations_ += other.evaluations_;
+  if (other.best_s_ < best_s_) {
+    best_s_ = other.best_s_;
+    best_rows_ = other.best_rows_;
+  }
+}
+
 double Objective::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }

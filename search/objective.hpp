@@ -32,6 +32,9 @@ class Objective {
   // The same evaluation with every rank's breakdown (slower: allocates).
   model::Prediction predict(std::span<const std::int64_t> rows);
 
+  // Counts another objective's evaluations as ours and takes its best.
+  void absorb(const Objective& other);
+
   std::int64_t evaluations() const { return evaluations_; }
   double best_seconds() const { return best_s_; }
   const std::vector<std::int64_t>& best_rows() const { return best_rows_; }

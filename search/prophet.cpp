@@ -37,10 +37,17 @@ class Selector {
 
   const std::vector<std::vector<int>>& clusters() const { return clusters_; }
 
-  // The distribution of a configuration: Prophet's decomposition, then the
-  // costs linearized again around the shares found (a rank pushed out of
-  // core costs more per row) and the decomposition redone, twice.
-  std::vector<std::int64_t> distribution(const Config& config) const {
+  // The time of a configuration: Prophet's decomposition, then the costs
+  // linearized again around the shares found (a rank pushed out of core
+  // costs more per row, one brought in core less) and the decomposition
+  // redone, twice. The linearizations can oscillate across an in-core
+  // threshold, so every pass is timed and the best kept.
+  double time(const Config& config) {
+    bool any = false;
+    for (int p : config) any = any || p > 0;
+    if (!any) return std::numeric_limits<double>::infinity();
+    auto [it, fresh] = memo_.try_emplace(config, Timed{});
+    if (!fresh) return it->second.seconds;
     std::vector<char> selected(static_cast<std::size_t>(model_.ranks()), 0);
     for (std::size_t c = 0; c < clusters_.size(); ++c) {
       for (int k = 0; k < config[c]; ++k) selected[static_cast<std::size_t>(clusters_[c][static_cast<std::size_t>(k)])] = 1;
@@ -50,23 +57,25 @@ class Selector {
       if (bounds_.lo[static_cast<std::size_t>(r)] > 0) selected[static_cast<std::size_t>(r)] = 1;
     }
     std::vector<LinearCost> costs = costs_;
-    std::vector<std::int64_t> rows;
+    Timed best{std::numeric_limits<double>::infinity(), {}};
+    std::vector<std::int64_t> previous;
     for (int pass = 0; pass < 3; ++pass) {
       const std::vector<double> shares = balanced_shares(costs, selected, static_cast<double>(bounds_.total));
-      rows = round_partition(shares, costs, bounds_.total);
+      std::vector<std::int64_t> rows = round_partition(shares, costs, bounds_.total);
       fit_to_bounds(rows, bounds_);
-      if (pass < 2) costs = linear_costs(model_, rows, bounds_);
+      if (rows == previous) break;
+      const double t = objective_(rows);
+      if (t < best.seconds) best = Timed{t, rows};
+      costs = linear_costs(model_, rows, bounds_);
+      previous = std::move(rows);
     }
-    return rows;
+    it->second = best;
+    return best.seconds;
   }
 
-  double time(const Config& config) {
-    bool any = false;
-    for (int p : config) any = any || p > 0;
-    if (!any) return std::numeric_limits<double>::infinity();
-    auto [it, fresh] = memo_.try_emplace(config, 0.0);
-    if (fresh) it->second = objective_(distribution(config));
-    return it->second;
+  const std::vector<std::int64_t>& distribution(const Config& config) {
+    time(config);
+    return memo_.at(config).rows;
   }
 
   // The processor count of cluster `c` that minimizes the time with the
@@ -95,7 +104,7 @@ class Selector {
 
   // The cluster whose ranks spend most on communication (overheads and
   // waits) in the configuration, the one H1's phase 2 takes processors from.
-  std::size_t costliest_communicator(const Config& config) const {
+  std::size_t costliest_communicator(const Config& config) {
     const model::Prediction p = model_.predict(distribution(config));
     std::size_t worst = 0;
     double worst_s = -1;
@@ -117,7 +126,11 @@ class Selector {
   const RowBounds& bounds_;
   std::vector<LinearCost> costs_;
   std::vector<std::vector<int>> clusters_;
-  std::map<Config, double> memo_;
+  struct Timed {
+    double seconds = 0;
+    std::vector<std::int64_t> rows;
+  };
+  std::map<Config, Timed> memo_;
 };
 
 std::string describe(const Config& config, const std::vector<std::vector<int>>& clusters) {
