@@ -63,7 +63,7 @@ int run_blocking(const Runtime& rt, const CallInfo& c, CallRef call, Nonblocking
 
 void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
   if (rt.capturing()) rt.timeline().add_comm(message(kind, rt.world_rank_of(comm, peer), bytes, tag));
-  rt.observe(fn, signature(fn, peer, tag), false);
+  rt.observe(fn, signature(fn, peer, tag), false, true);
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -120,7 +120,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
       break;
     case Category::irecv:  // recorded where it completes
       rt.requests()[*c.request] = {.kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}};
-      rt.observe(fn, signature(fn, c.peer, c.tag), false);
+      rt.observe(fn, signature(fn, c.peer, c.tag), false, true);
       break;
     case Category::send_init:
     case Category::recv_init:
@@ -151,7 +151,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (p.kind == Kind::send) {
       record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
     } else {
-      rt.observe(fn, signature(fn, p.peer, p.tag), false);
+      rt.observe(fn, signature(fn, p.peer, p.tag), false, true);
     }
   }
   return rc;
@@ -290,7 +290,7 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.variable_of(c.fh);
-  if (write) rt.note_write(variable);
+  if (write && rt.capturing()) rt.note_write(variable);
   if (rt.capturing() && variable >= 0) rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
   rt.observe(fn, signature(fn, variable, 0), false);
   return rc;
@@ -357,7 +357,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.variable_of(c.fh);
-  if (write) rt.note_write(variable);
+  if (write && rt.capturing()) rt.note_write(variable);
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
     rt.requests()[*c.request] = {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref};

@@ -34,6 +34,22 @@ std::int64_t info_integer(MPI_Info info, const char* key) {
 
 }  // namespace
 
+// Each rank opens its own block file (io/ names them <dir>/<var>.<rank>.h5):
+// the variable is the path with this rank's number, as a whole dot-, dash- or
+// underscore-separated part of the file name, replaced by "{rank}".
+std::string variable_name_from_path(const std::string& path, int rank) {
+  const std::string number = std::to_string(rank);
+  const std::size_t base = path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1;
+  const auto separator = [](char c) { return c == '.' || c == '_' || c == '-'; };
+  for (std::size_t at = path.find(number, base); at != std::string::npos; at = path.find(number, at + 1)) {
+    const std::size_t end = at + number.size();
+    const bool starts = at > base && separator(path[at - 1]);
+    const bool ends = end == path.size() || separator(path[end]);
+    if (starts && ends) return path.substr(0, at) + "{rank}" + path.substr(end);
+  }
+  return path;
+}
+
 Runtime& Runtime::get() {
   static Runtime* runtime = new Runtime;  // never destroyed: wrappers may run during exit
   return *runtime;
@@ -91,7 +107,7 @@ void Runtime::open_file(MPI_File fh, const char* filename, MPI_Info info) {
       v.hinted = true;
     }
   }
-  if (v.name.empty()) v.name = filename != nullptr ? filename : "?";
+  if (v.name.empty()) v.name = variable_name_from_path(filename != nullptr ? filename : "?", rank_);
   v.bytes_per_row = std::max<std::int64_t>(0, info_integer(info, MHETA_HINT_BYTES_PER_ROW));
   v.global_rows = std::max<std::int64_t>(0, info_integer(info, MHETA_HINT_GLOBAL_ROWS));
   v.local_rows = info_integer(info, MHETA_HINT_LOCAL_ROWS);
@@ -208,20 +224,21 @@ void Runtime::auto_agreement() {
   }
 }
 
-void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all) {
+void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all, bool message) {
   if (phase_ == Phase::done) return;
   if (collective_over_all) ++collectives_;
   if (mode_ == CaptureMode::automatic) {
     detector_.observe(signature, collective_over_all);
+    if (message) last_message_call_ = detector_.calls();
     if (phase_ == Phase::waiting) {
       if (collective_over_all && collectives_ % kAgreeEvery == 0) {
         auto_agreement();
-      } else if (!collective_over_all && collectives_ == 0 && detector_.period() > 0 &&
-                 detector_.collectives_in_period(detector_.period()) == 0 && size_ > 0) {
+      } else if (!collective_over_all && collectives_ == 0 && detector_.period() > 0) {
         // No collective at all so far: each rank captures one period of its
-        // own calls and the profile is written at MPI_Finalize.
+        // own calls and the profile is written at MPI_Finalize. The period
+        // must exchange messages: a setup loop writing files is no iteration.
         const int period = detector_.period();
-        if (detector_.calls() >= static_cast<std::int64_t>(PeriodDetector::kRepeats) * period) {
+        if (last_message_call_ > detector_.calls() - period) {
           capture_end_call_ = detector_.calls() + period;
           end_is_collective_ = false;
           begin_capture();
@@ -254,7 +271,14 @@ void Runtime::mark_iteration() {
     ++boundaries_;
     return;
   }
-  if (mode_ == CaptureMode::automatic && phase_ == Phase::waiting) mode_ = CaptureMode::mark;
+  if (mode_ == CaptureMode::automatic) {
+    // The program marks its iterations: trust the marks over detection, and
+    // drop a capture detection started (the marks count from this one).
+    mode_ = CaptureMode::mark;
+    phase_ = Phase::waiting;
+    timeline_ = Timeline{};
+    unsetenv("MHETA_FORCE_OOC");
+  }
   if (mode_ != CaptureMode::mark) return;
   ++boundaries_;
   if (boundaries_ == settings_.capture_iteration - 1 && phase_ == Phase::waiting) {

@@ -32,7 +32,7 @@ struct VariableSeen {
   std::int64_t local_rows = -1;
   std::int64_t file_bytes = 0;
   bool hinted = false;   // named by the mheta_variable hint
-  bool written = false;
+  bool written = false;  // written in the captured iteration (setup writes do not count)
 };
 
 // A request the interposer follows until it completes.
@@ -50,6 +50,9 @@ struct PendingRequest {
   double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
   Timeline::IoRef io;
 };
+
+// The name of a variable opened without the mheta_variable hint.
+std::string variable_name_from_path(const std::string& path, int rank);
 
 class Runtime {
  public:
@@ -84,7 +87,7 @@ class Runtime {
   void note_write(int variable);
 
   // Iteration boundaries.
-  void observe(Fn fn, std::uint64_t signature, bool collective_over_all);
+  void observe(Fn fn, std::uint64_t signature, bool collective_over_all, bool message = false);
   void mark_iteration();
   void pcontrol(int level);
 
@@ -124,6 +127,7 @@ class Runtime {
   std::int64_t boundaries_ = 0;  // iterations ended (marks, or k-th calls)
   std::int64_t named_calls_ = 0;
   bool end_is_collective_ = false;
+  std::int64_t last_message_call_ = -1;  // detector_.calls() at the last point-to-point message
   bool captured_ = false;  // a whole iteration is in timeline_
   bool written_ = false;
   bool warned_ = false;

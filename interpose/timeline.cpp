@@ -60,6 +60,9 @@ void Timeline::add_comm(const model::CommOp& op) {
 
 void Timeline::mark_stage() {
   if (sections_.empty()) return;
+  // A mark right after another (or at the start) opens no empty stage.
+  const model::Stage& stage = sections_.back().stages.back();
+  if (stage.io.empty() && stage.compute_s < kMinSectionCompute && sections_.back().comm.empty()) return;
   stage_closed_ = true;
 }
 
