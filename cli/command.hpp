@@ -9,6 +9,8 @@ using AddCommand = void (*)(CLI::App& app, int& exit_code);
 
 void add_predict_command(CLI::App& app, int& exit_code);
 void add_demo_command(CLI::App& app, int& exit_code);
+void add_search_command(CLI::App& app, int& exit_code);
+void add_microbench_command(CLI::App& app, int& exit_code);
 
 // Runs `body`, turning mheta's exceptions into a message on stderr (naming
 // the command) and the documented exit code.

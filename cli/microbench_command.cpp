@@ -1,0 +1,118 @@
+// mheta microbench -n N [-o cluster.json] [--budget S] ...: runs the MPI
+// program mheta-microbench under mpiexec and passes its exit code on.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+
+extern char** environ;
+
+namespace mheta::cli {
+
+namespace {
+
+struct MicrobenchOptions {
+  int ranks = 0;
+  std::string output = "cluster.json";
+  std::optional<double> budget_s;
+  std::optional<double> target;
+  std::optional<std::string> disk_dir;
+  std::optional<std::int64_t> disk_file_bytes;
+  std::string mpiexec;
+  std::string program;
+};
+
+// The program is built beside `mheta` when installed, and in the sibling
+// microbench/ folder of a build tree; else it must be on the PATH.
+std::string find_program() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    for (const auto& candidate : {self.parent_path() / "mheta-microbench",
+                                  self.parent_path().parent_path() / "microbench" / "mheta-microbench"}) {
+      if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+  }
+  return "mheta-microbench";
+}
+
+int run_microbench(const MicrobenchOptions& o) {
+  std::string mpiexec = o.mpiexec;
+  if (mpiexec.empty()) {
+    const char* from_env = std::getenv("MHETA_MPIEXEC");
+    mpiexec = from_env != nullptr && *from_env != '\0' ? from_env : "mpiexec";
+  }
+  std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks),
+                                   o.program.empty() ? find_program() : o.program, "-o", o.output};
+  auto forward = [&](const char* flag, const auto& value) {
+    if (value) {
+      args.emplace_back(flag);
+      if constexpr (std::is_same_v<std::decay_t<decltype(*value)>, std::string>) {
+        args.push_back(*value);
+      } else {
+        args.push_back(std::to_string(*value));
+      }
+    }
+  };
+  forward("--budget", o.budget_s);
+  forward("--target", o.target);
+  forward("--disk-dir", o.disk_dir);
+  forward("--disk-file-bytes", o.disk_file_bytes);
+
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ); rc != 0) {
+    std::cerr << "mheta microbench: cannot run " << mpiexec << ": " << std::strerror(rc)
+              << " (set --mpiexec or MHETA_MPIEXEC)\n";
+    return kExitProgramFailed;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    // The program's own documented failures (usage, bad input, unwritable
+    // output) keep their meaning; anything else is the program failing.
+    if (code == kExitOk || code == kExitUsage || code == kExitBadInput || code == kExitCannotWrite) return code;
+    std::cerr << "mheta microbench: " << args[0] << " " << args[3] << " exited with status " << code << "\n";
+    return kExitProgramFailed;
+  }
+  std::cerr << "mheta microbench: " << args[3] << " was killed by signal " << WTERMSIG(status) << "\n";
+  return kExitProgramFailed;
+}
+
+}  // namespace
+
+void add_microbench_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<MicrobenchOptions>();
+  CLI::App* cmd = app.add_subcommand("microbench", "Measure the cluster with N MPI ranks and write cluster.json");
+  cmd->add_option("-n,--ranks", o->ranks, "MPI ranks (one per node to characterize; at least 2)")->required();
+  cmd->add_option("-o,--output", o->output, "Where to write cluster.json")->capture_default_str();
+  cmd->add_option("--budget", o->budget_s, "Time budget in seconds (default 60)")->check(CLI::PositiveNumber);
+  cmd->add_option("--target", o->target, "Relative 95% confidence half-width to stop at (default 0.05)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--disk-dir", o->disk_dir, "Directory on each node's local disk for scratch files");
+  cmd->add_option("--disk-file-bytes", o->disk_file_bytes, "Size of each rank's scratch file");
+  cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher (default: $MHETA_MPIEXEC, else mpiexec)");
+  cmd->add_option("--program", o->program, "The mheta-microbench program (default: found beside mheta)");
+  cmd->callback([o, &exit_code] {
+    exit_code = run_reporting_errors("microbench", [&] { return run_microbench(*o); });
+  });
+}
+
+}  // namespace mheta::cli

@@ -1,0 +1,49 @@
+#include "microbench/budget.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "microbench/quiet_wait.hpp"
+
+namespace mheta::microbench {
+
+Budget::Budget(double seconds, MPI_Comm comm) : comm_(comm), seconds_(seconds) {
+  MPI_Comm_rank(comm, &rank_);
+  // Everyone starts the clock together so phase deadlines agree.
+  quiet_barrier(comm);
+  start_ = MPI_Wtime();
+  tty_ = rank_ == 0 && isatty(STDERR_FILENO) == 1;
+}
+
+void Budget::begin_phase(const std::string& name, double cumulative_fraction) {
+  phase_ = name;
+  phase_start_ = MPI_Wtime();
+  phase_deadline_ = std::max(phase_start_, start_ + cumulative_fraction * seconds_);
+  show_progress(0);
+}
+
+bool Budget::another_round(bool want_more, int rounds_done, int min_rounds) {
+  // {some rank wants more, rank 0 has run out of time}
+  int local[2] = {want_more ? 1 : 0, rank_ == 0 && phase_time_up() ? 1 : 0};
+  int global[2] = {0, 0};
+  quiet_allreduce(local, global, 2, MPI_INT, MPI_MAX, comm_);
+  show_progress(rounds_done);
+  if (rounds_done < min_rounds) return true;
+  return global[0] == 1 && global[1] == 0;
+}
+
+void Budget::show_progress(int rounds_done) const {
+  if (!tty_) return;
+  const double elapsed = MPI_Wtime() - start_;
+  std::fprintf(stderr, "\r\033[Kmheta-microbench: %-12s round %4d   %5.1f s of %.1f s", phase_.c_str(), rounds_done,
+               elapsed, seconds_);
+  std::fflush(stderr);
+}
+
+void Budget::finish_progress() const {
+  if (tty_) std::fprintf(stderr, "\n");
+}
+
+}  // namespace mheta::microbench

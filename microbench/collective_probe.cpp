@@ -1,0 +1,180 @@
+#include "microbench/collective_probe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "microbench/batch_median.hpp"
+#include "microbench/least_squares.hpp"
+#include "microbench/quiet_wait.hpp"
+#include "microbench/statistics.hpp"
+
+namespace mheta::microbench {
+
+namespace {
+
+struct Buffers {
+  std::vector<char> send;
+  std::vector<char> recv;
+  std::vector<int> counts;
+  std::vector<int> displs;
+};
+
+// The operations timed, and the curve each one's points feed. allgather and
+// allgatherv share the model's one allgather curve.
+struct Operation {
+  const char* mpi_name;
+  model::Collective curve;
+  bool sized;
+  void (*call)(Buffers& b, int bytes, MPI_Comm comm);
+};
+
+constexpr Operation kOperations[] = {
+    {"MPI_Barrier", model::Collective::barrier, false, [](Buffers&, int, MPI_Comm c) { MPI_Barrier(c); }},
+    {"MPI_Bcast", model::Collective::bcast, true,
+     [](Buffers& b, int n, MPI_Comm c) { MPI_Bcast(b.send.data(), n, MPI_BYTE, 0, c); }},
+    {"MPI_Allreduce(MPI_DOUBLE, MPI_SUM)", model::Collective::allreduce, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       MPI_Allreduce(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, c);
+     }},
+    {"MPI_Allgather", model::Collective::allgather, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       MPI_Allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, c);
+     }},
+    {"MPI_Allgatherv", model::Collective::allgather, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       int p = 0;
+       MPI_Comm_size(c, &p);
+       for (int r = 0; r < p; ++r) {
+         b.counts[static_cast<std::size_t>(r)] = n;
+         b.displs[static_cast<std::size_t>(r)] = r * n;
+       }
+       MPI_Allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.counts.data(), b.displs.data(), MPI_BYTE, c);
+     }},
+};
+
+struct Point {
+  const Operation* op;
+  int ranks;
+  std::int64_t bytes;
+  Sample time;
+};
+
+CurveFit fit_curve(const std::vector<const Point*>& points) {
+  std::set<int> ranks;
+  std::set<std::int64_t> bytes;
+  for (const Point* p : points) {
+    ranks.insert(p->ranks);
+    bytes.insert(p->bytes);
+  }
+  // A term enters the fit only when the sweep can tell it apart from the
+  // others: log2 p needs two rank counts, p a third (else it is collinear
+  // with 1 and log2 p), the byte terms two byte counts.
+  CurveFit fit;
+  fit.fitted = {true, ranks.size() >= 2, ranks.size() >= 3, bytes.size() >= 2,
+                bytes.size() >= 2 && ranks.size() >= 2};
+  std::vector<int> columns;
+  for (int k = 0; k < 5; ++k) {
+    if (fit.fitted[static_cast<std::size_t>(k)]) columns.push_back(k);
+  }
+  const auto n = static_cast<Eigen::Index>(points.size());
+  Eigen::MatrixXd x(n, static_cast<Eigen::Index>(columns.size()));
+  Eigen::VectorXd y(n);
+  Eigen::VectorXd sigma(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Point& p = *points[static_cast<std::size_t>(i)];
+    const double log2p = std::log2(static_cast<double>(p.ranks));
+    const double b = static_cast<double>(p.bytes);
+    const double terms[5] = {1, log2p, static_cast<double>(p.ranks), b, b * log2p};
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      x(i, static_cast<Eigen::Index>(c)) = terms[columns[c]];
+    }
+    y(i) = p.time.median();
+    sigma(i) = std::max({p.time.standard_error(), 0.02 * p.time.median(), 1e-9});
+  }
+  const LinearFit solved = weighted_least_squares(x, y, sigma);
+  double* coefficients[5] = {&fit.curve.c0, &fit.curve.c_log2p, &fit.curve.c_p, &fit.curve.c_bytes,
+                             &fit.curve.c_bytes_log2p};
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    *coefficients[columns[c]] = solved.coefficients(static_cast<Eigen::Index>(c));
+    fit.ci95[static_cast<std::size_t>(columns[c])] = solved.ci95(static_cast<Eigen::Index>(c));
+  }
+  return fit;
+}
+
+}  // namespace
+
+CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_Comm comm) {
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  CollectiveResult result;
+  for (std::int64_t s = 8; s <= options.max_collective_bytes; s *= 8) result.sizes.push_back(s);
+  for (const Operation& op : kOperations) result.operations.push_back(op.mpi_name);
+
+  std::vector<Point> points;
+  for (int p = 2; p <= size; ++p) {
+    for (const Operation& op : kOperations) {
+      if (!op.sized) {
+        points.push_back({&op, p, 0, {}});
+        continue;
+      }
+      for (const std::int64_t bytes : result.sizes) points.push_back({&op, p, bytes, {}});
+    }
+  }
+  result.points = static_cast<int>(points.size());
+  std::vector<MPI_Comm> sub(static_cast<std::size_t>(size) + 1, MPI_COMM_NULL);
+  for (int p = 2; p <= size; ++p) {
+    MPI_Comm_split(comm, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[static_cast<std::size_t>(p)]);
+  }
+  const auto largest = static_cast<std::size_t>(result.sizes.empty() ? 8 : result.sizes.back());
+  Buffers buffers{std::vector<char>(largest, 1), std::vector<char>(largest * static_cast<std::size_t>(size)),
+                  std::vector<int>(static_cast<std::size_t>(size)), std::vector<int>(static_cast<std::size_t>(size))};
+
+  for (int round = 1;; ++round) {
+    std::size_t i = 0;
+    while (i < points.size()) {
+      // All points of one rank count, then the ranks left out rejoin.
+      const int p = points[i].ranks;
+      const MPI_Comm c = sub[static_cast<std::size_t>(p)];
+      for (; i < points.size() && points[i].ranks == p; ++i) {
+        if (c == MPI_COMM_NULL) continue;
+        Point& point = points[i];
+        const int bytes = static_cast<int>(point.bytes);
+        point.op->call(buffers, bytes, c);  // warm
+        const double mine = batch_median([&] {
+          MPI_Barrier(c);  // start together: the time is the operation's, not the skew's
+          const double t0 = MPI_Wtime();
+          point.op->call(buffers, bytes, c);
+          return MPI_Wtime() - t0;
+        });
+        // The collective is done when its slowest rank is done.
+        double slowest = 0;
+        MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, c);
+        if (rank == 0) point.time.add(slowest);
+      }
+      quiet_barrier(comm);
+    }
+    result.rounds = round;
+    bool want_more = false;
+    if (rank == 0) {
+      for (const Point& point : points) want_more = want_more || point.time.relative_ci95() > options.target_relative_ci95;
+    }
+    if (!budget.another_round(want_more, round)) break;
+  }
+  for (MPI_Comm& c : sub) {
+    if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  }
+  if (rank != 0) return result;
+  for (int k = 0; k < model::kCollectiveCount; ++k) {
+    std::vector<const Point*> own;
+    for (const Point& point : points) {
+      if (static_cast<int>(point.op->curve) == k) own.push_back(&point);
+    }
+    if (!own.empty()) result.curves[static_cast<std::size_t>(k)] = fit_curve(own);
+  }
+  return result;
+}
+
+}  // namespace mheta::microbench

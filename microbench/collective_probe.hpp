@@ -1,0 +1,41 @@
+#pragma once
+// Cost curves of the collectives the model prices (model/collective.hpp):
+// each operation is timed on sub-communicators of the first p ranks,
+// p = 2..P, over a sweep of byte counts, and
+//   t(p, n) = c0 + c_log2p*log2 p + c_p*p + c_bytes*n + c_bytes_log2p*n*log2 p
+// is fitted by weighted least squares. n is the bytes each rank contributes:
+// the buffer of bcast and allreduce, the send block of allgather(v).
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "microbench/budget.hpp"
+#include "microbench/options.hpp"
+#include "model/collective.hpp"
+
+namespace mheta::microbench {
+
+struct CurveFit {
+  model::CollectiveCurve curve;
+  // Per coefficient (c0, c_log2p, c_p, c_bytes, c_bytes_log2p): fitted or
+  // held at 0 because the sweep cannot tell it apart (one rank count, or
+  // one byte count), and the half-width of its interval when fitted.
+  std::array<bool, 5> fitted{};
+  std::array<double, 5> ci95{};
+};
+
+struct CollectiveResult {
+  // On rank 0 only, indexed by model::Collective.
+  std::array<std::optional<CurveFit>, model::kCollectiveCount> curves;
+  std::vector<std::int64_t> sizes;
+  std::vector<const char*> operations;  // the MPI calls timed
+  int points = 0;
+  int rounds = 0;
+};
+
+CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_Comm comm);
+
+}  // namespace mheta::microbench

@@ -1,0 +1,28 @@
+#pragma once
+// The whole characterization, as a library call: every rank of `comm` calls
+// it; rank 0 gets the cluster.json document (others an empty one). The
+// program mheta-microbench and the tests both run it.
+#include <mpi.h>
+
+#include <filesystem>
+#include <string>
+
+#include "microbench/options.hpp"
+#include "model/json_fields.hpp"
+
+namespace mheta::microbench {
+
+// Share of the budget that has passed when each phase must end.
+inline constexpr double kDiskPhaseEnd = 0.30;
+inline constexpr double kCpuPhaseEnd = 0.38;
+inline constexpr double kNetworkPhaseEnd = 0.70;
+inline constexpr double kCollectivePhaseEnd = 1.00;
+
+model::Json run_microbench(const Options& options, MPI_Comm comm);
+
+// Why `path` cannot be written, or an empty string when it can (checked
+// before the budget is spent, not after).
+std::string output_problem(const std::filesystem::path& path);
+bool writable_directory(const std::filesystem::path& dir);
+
+}  // namespace mheta::microbench
