@@ -24,8 +24,9 @@ void add_app_options(CLI::App& cli, const AppSpec& spec, AppOptions& options) {
       ->check(CLI::ExistingFile);
   cli.add_flag("--prefetch", options.prefetch,
                "Double-buffer the out-of-core ICLAs (MPI_File_iread_at + MPI_Wait)");
-  cli.add_flag("--no-check{false}", options.check,
-               "Skip the comparison with the serial reference (for runs too large for one rank)");
+  cli.add_flag_callback(
+      "--no-check", [&options] { options.check = false; },
+      "Skip the comparison with the serial reference (for runs too large for one rank)");
   if (spec.add_options) spec.add_options(cli);
 }
 

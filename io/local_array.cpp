@@ -246,7 +246,11 @@ LocalArray LocalArray::open(const std::filesystem::path& dir, const RowShape& sh
     }
     Handle type(H5Dget_type(dataset.get()), H5Tclose);
     if (H5Tequal(type.get(), native_type(shape.element)) <= 0) {
-      fail(path, std::string("does not hold ") + element_name(shape.element));
+      std::string held = "elements of another type";
+      for (ElementType e : {ElementType::f64, ElementType::i64, ElementType::u8}) {
+        if (H5Tequal(type.get(), native_type(e)) > 0) held = element_name(e);
+      }
+      fail(path, "holds " + held + ", expected " + element_name(shape.element));
     }
     Handle space(H5Dget_space(dataset.get()), H5Sclose);
     hsize_t dims[2] = {0, 0};
