@@ -9,6 +9,7 @@ using AddCommand = void (*)(CLI::App& app, int& exit_code);
 
 void add_predict_command(CLI::App& app, int& exit_code);
 void add_demo_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
 void add_search_command(CLI::App& app, int& exit_code);
 void add_microbench_command(CLI::App& app, int& exit_code);
 

@@ -10,6 +10,7 @@ namespace {
 constexpr mheta::cli::AddCommand kCommands[] = {
     mheta::cli::add_predict_command,
     mheta::cli::add_demo_command,
+    mheta::cli::add_run_command,
     mheta::cli::add_search_command,
     mheta::cli::add_microbench_command,
 };

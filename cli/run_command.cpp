@@ -1,0 +1,190 @@
+// mheta run -n N [--emulate PRESET|FILE] [--capture MODE] [--rows R] [--dist FILE]
+//           [--profile OUT] [--wait sleep|spin] -- ./prog args
+//
+// Runs an unmodified MPI program under mpiexec with libmheta-interpose.so
+// preloaded: it captures one iteration into a profile and, optionally,
+// emulates a heterogeneous cluster (docs/interpose.md, docs/emulation.md).
+// Every setting is checked before the program starts.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "interpose/emulation_config.hpp"
+#include "model/format_error.hpp"
+#include "model/gen_block.hpp"
+#include "model/text_file.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunOptions {
+  int ranks = 0;
+  std::string emulate;
+  std::string wait;
+  std::string capture;
+  std::int64_t capture_iteration = 0;
+  std::int64_t rows = 0;
+  std::string dist;
+  std::string profile = "mheta-profile.json";
+  std::vector<std::string> program;
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+// MHETA_INTERPOSE_LIB, else beside this executable in the build tree
+// (<build>/cli/mheta -> <build>/interpose/), else the installed layout
+// (<prefix>/bin/mheta -> <prefix>/lib/).
+fs::path interpose_library() {
+  if (const char* lib = env("MHETA_INTERPOSE_LIB")) {
+    if (!fs::is_regular_file(lib)) {
+      throw std::runtime_error(std::string("MHETA_INTERPOSE_LIB=") + lib + " is not a file");
+    }
+    return fs::absolute(lib);
+  }
+  std::error_code error;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  const fs::path dir = exe.parent_path();
+  for (const fs::path& candidate : {dir / "../interpose" / MHETA_INTERPOSE_LIB_NAME, dir / "../lib" / MHETA_INTERPOSE_LIB_NAME}) {
+    if (fs::is_regular_file(candidate, error)) return fs::weakly_canonical(candidate);
+  }
+  throw std::runtime_error(std::string("cannot find ") + MHETA_INTERPOSE_LIB_NAME + " beside " + exe.string() +
+                           "; set MHETA_INTERPOSE_LIB to its path");
+}
+
+void check_capture_mode(const std::string& mode) {
+  if (mode.empty() || mode == "auto" || mode == "mark" || mode == "pcontrol" || mode == "off") return;
+  if (mode.starts_with("call:MPI_")) {
+    const std::size_t colon = mode.find(':', 5);
+    if (colon == std::string::npos) return;
+    const std::string k = mode.substr(colon + 1);
+    if (!k.empty() && k.find_first_not_of("0123456789") == std::string::npos && std::stoll(k) > 0) return;
+  }
+  throw UsageError("--capture " + mode + ": expected auto, mark, pcontrol, off or call:MPI_Name[:k]");
+}
+
+// The profile's folder must exist and be writable before the program runs
+// for minutes only to fail at the end.
+void check_profile_writable(const std::string& profile) {
+  const fs::path parent = fs::absolute(profile).parent_path();
+  std::error_code error;
+  if (!fs::is_directory(parent, error)) {
+    throw model::OutputError("cannot write the profile " + profile + ": folder " + parent.string() + " does not exist");
+  }
+  if (access(parent.c_str(), W_OK) != 0) {
+    throw model::OutputError("cannot write the profile " + profile + ": folder " + parent.string() +
+                             " is not writable (" + std::strerror(errno) + ")");
+  }
+}
+
+int run_program(const RunOptions& o) {
+  if (o.program.empty()) throw UsageError("give the program to run after --");
+  check_capture_mode(o.capture);
+  if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
+  if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem
+  if (!o.dist.empty()) {
+    const model::GenBlock dist = model::read_gen_block(o.dist);
+    model::check_gen_block(dist, o.ranks, o.rows > 0 ? o.rows : dist.total_rows(), o.dist);
+  }
+  if (o.capture != "off") check_profile_writable(o.profile);
+  const fs::path library = interpose_library();
+  const std::string mpiexec = env("MHETA_MPIEXEC") != nullptr ? env("MHETA_MPIEXEC") : MHETA_MPIEXEC_DEFAULT;
+
+  // Settings reach the ranks through the environment (hydra passes it on);
+  // LD_PRELOAD only through -genv, so mpiexec itself runs without it.
+  const auto set = [](const char* name, const std::string& value) {
+    if (!value.empty()) setenv(name, value.c_str(), 1);
+  };
+  set("MHETA_EMULATE", o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
+  set("MHETA_WAIT", o.wait);
+  set("MHETA_CAPTURE", o.capture);
+  set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
+  set("MHETA_ROWS", o.rows > 0 ? std::to_string(o.rows) : "");
+  set("MHETA_DIST", o.dist.empty() ? "" : fs::absolute(o.dist).string());
+  set("MHETA_PROFILE", fs::absolute(o.profile).string());
+  std::string preload = library.string();
+  if (const char* existing = env("LD_PRELOAD")) preload += std::string(":") + existing;
+
+  std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks), "-genv", "LD_PRELOAD", preload};
+  args.insert(args.end(), o.program.begin(), o.program.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error(std::string("cannot start ") + mpiexec + ": " + std::strerror(errno));
+  if (child == 0) {
+    execvp(argv[0], argv.data());
+    std::cerr << "mheta run: cannot run " << mpiexec << ": " << std::strerror(errno)
+              << " (set MHETA_MPIEXEC to the mpiexec to use)\n";
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::cerr << "mheta run: the program failed ("
+              << (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                    : "signal " + std::to_string(WTERMSIG(status)))
+              << ")\n";
+    return kExitProgramFailed;
+  }
+  if (o.capture != "off") {
+    if (fs::is_regular_file(o.profile)) {
+      std::cerr << "mheta run: profile written to " << o.profile << "\n";
+    } else {
+      std::cerr << "mheta run: the program finished but wrote no profile (see the interposer's messages above)\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
+  cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
+  cmd->add_option("--capture", o->capture, "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
+  cmd->add_option("--capture-iteration", o->capture_iteration, "Iteration to capture with mark/call (default 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--rows", o->rows, "Global row count, for programs that do not say it (MHETA_ROWS)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--dist", o->dist, "The dist.txt the program runs with (MHETA_DIST; default equal blocks)");
+  cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
+  cmd->add_option("program", o->program, "The program and its arguments, after --")->expected(-1);
+  cmd->callback([o, &exit_code] {
+    exit_code = run_reporting_errors("run", [&] {
+      try {
+        return run_program(*o);
+      } catch (const UsageError& error) {
+        std::cerr << "mheta run: " << error.what() << "\n";
+        return kExitUsage;
+      }
+    });
+  });
+}
+
+}  // namespace mheta::cli
