@@ -24,13 +24,12 @@ void Budget::begin_phase(const std::string& name, double cumulative_fraction) {
   show_progress(0);
 }
 
-bool Budget::another_round(bool want_more, int rounds_done, int min_rounds) {
+bool Budget::another_round(bool want_more, int rounds_done) {
   // {some rank wants more, rank 0 has run out of time}
   int local[2] = {want_more ? 1 : 0, rank_ == 0 && phase_time_up() ? 1 : 0};
   int global[2] = {0, 0};
   quiet_allreduce(local, global, 2, MPI_INT, MPI_MAX, comm_);
   show_progress(rounds_done);
-  if (rounds_done < min_rounds) return true;
   return global[0] == 1 && global[1] == 0;
 }
 

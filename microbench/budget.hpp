@@ -22,9 +22,10 @@ class Budget {
   bool phase_time_up() const { return MPI_Wtime() >= phase_deadline_; }
 
   // Ends a round of measurement: every rank says whether it wants more
-  // samples; returns true when the phase should go on (some rank wants more,
-  // rank 0's clock has time left) or fewer than `min_rounds` rounds were done.
-  bool another_round(bool want_more, int rounds_done, int min_rounds = 3);
+  // samples; returns true when the phase should go on (some rank wants more
+  // and rank 0's clock has time left). A round always completes, so a tiny
+  // budget still yields one round of every figure.
+  bool another_round(bool want_more, int rounds_done);
 
   double elapsed() const { return MPI_Wtime() - start_; }
   double seconds() const { return seconds_; }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "microbench/batch_median.hpp"
+#include "microbench/timing_batch.hpp"
 #include "microbench/least_squares.hpp"
 #include "microbench/quiet_wait.hpp"
 #include "microbench/statistics.hpp"
@@ -143,16 +143,16 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
         Point& point = points[i];
         const int bytes = static_cast<int>(point.bytes);
         point.op->call(buffers, bytes, c);  // warm
-        const double mine = batch_median([&] {
+        const auto mine = time_batch([&] {
           MPI_Barrier(c);  // start together: the time is the operation's, not the skew's
           const double t0 = MPI_Wtime();
           point.op->call(buffers, bytes, c);
           return MPI_Wtime() - t0;
         });
         // The collective is done when its slowest rank is done.
-        double slowest = 0;
-        MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, c);
-        if (rank == 0) point.time.add(slowest);
+        std::array<double, kBatch> slowest{};
+        MPI_Reduce(mine.data(), slowest.data(), static_cast<int>(kBatch), MPI_DOUBLE, MPI_MAX, 0, c);
+        if (rank == 0) add_all(point.time, slowest);
       }
       quiet_barrier(comm);
     }

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "microbench/batch_median.hpp"
+#include "microbench/timing_batch.hpp"
 #include "microbench/reference_kernel.hpp"
 #include "microbench/statistics.hpp"
 
@@ -24,7 +24,7 @@ CpuResult probe_cpu(const Options& options, Budget& budget, MPI_Comm comm) {
   volatile double sink = kernel.run(1);  // warm the caches
   CpuResult result;
   for (int round = 0;; ++round) {
-    unit.add(batch_median([&] {
+    add_all(unit, time_batch([&] {
       const double t0 = MPI_Wtime();
       sink = sink + kernel.run(kSweepsPerUnit);
       // End the timed interval with an MPI call: an emulated slower CPU

@@ -35,9 +35,11 @@ LinearFit weighted_least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd
   // Cov(c) = (A^T A)^+ in the scaled variables, times max(1, chi2/dof).
   const Eigen::MatrixXd ata_pinv = (a.transpose() * a).completeOrthogonalDecomposition().pseudoInverse();
   const double inflate = std::max(1.0, fit.reduced_chi2);
-  // With no residual degrees of freedom the weights (standard errors of
-  // means of many samples) are the only error estimate: use the normal 1.96.
-  const double t = dof > 0 ? student_t95(dof) : 1.96;
+  // While the points scatter no more than their error bars, the weights
+  // (errors of medians of many timings) are the error estimate: the normal
+  // 1.96. Once the residuals set the scale, it is estimated from dof
+  // values: Student's t.
+  const double t = fit.reduced_chi2 > 1 && dof > 0 ? student_t95(dof) : 1.96;
   fit.ci95.resize(k);
   for (Eigen::Index j = 0; j < k; ++j) {
     fit.ci95(j) = t * std::sqrt(std::max(0.0, ata_pinv(j, j)) * inflate) / scale(j);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "microbench/batch_median.hpp"
+#include "microbench/timing_batch.hpp"
 #include "microbench/quiet_wait.hpp"
 
 namespace mheta::microbench {
@@ -25,15 +25,15 @@ class PairMeasurer {
     for (std::size_t i = 0; i < sizes_.size(); ++i) {
       const int bytes = static_cast<int>(sizes_[i]);
       bounce(lead, peer, bytes);  // warm the path (rendezvous buffers, caches)
-      const double round_trip = batch_median([&] {
+      const auto one_way_s = time_batch([&] {
         const double t0 = MPI_Wtime();
         bounce(lead, peer, bytes);
-        return MPI_Wtime() - t0;
+        return (MPI_Wtime() - t0) / 2;
       });
-      if (lead) one_way[i].add(round_trip / 2);
+      if (lead) add_all(one_way[i], one_way_s);
     }
     if (lead) {
-      send_overhead.add(batch_median([&] {
+      add_all(send_overhead, time_batch([&] {
         const double t0 = MPI_Wtime();
         MPI_Send(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_);
         return MPI_Wtime() - t0;
@@ -43,7 +43,7 @@ class PairMeasurer {
       for (std::size_t k = 0; k < kBatch; ++k) {
         MPI_Recv(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
       }
-      recv_overhead.add(batch_median([&] {
+      add_all(recv_overhead, time_batch([&] {
         // Wait until the message is there, then time only its reception.
         MPI_Probe(peer, kTag, comm_, MPI_STATUS_IGNORE);
         const double t0 = MPI_Wtime();
@@ -129,8 +129,7 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
     budget.show_progress(round);
     const bool more = std::find(need.begin(), need.begin() + static_cast<std::ptrdiff_t>(count), 1) !=
                       need.begin() + static_cast<std::ptrdiff_t>(count);
-    if (round >= 3 && (!more || need[count] == 1)) break;
-    if (round < 3) std::fill(need.begin(), need.end(), 1);
+    if (!more || need[count] == 1) break;
   }
 
   // Every leader's fits, summed into rank 0 (zeros elsewhere).

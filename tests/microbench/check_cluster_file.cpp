@@ -1,0 +1,101 @@
+// Checks a cluster.json written by mheta-microbench: the model reads it, it
+// describes the expected number of ranks, every measured figure is there
+// with its interval, and the figures are plausible (positive where a cost
+// cannot be zero).
+//
+//   microbench_check_cluster_file FILE RANKS
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "model/cluster.hpp"
+#include "model/text_file.hpp"
+
+namespace {
+
+int failures = 0;
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) {
+    std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+    ++failures;
+  }
+}
+
+bool has_interval(const mheta::model::Json& object, const std::string& key) {
+  const std::string ci = key + "_ci95";
+  return object.contains(ci) && object[ci].is_number() && object[ci].get<double>() >= 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s cluster.json ranks\n", argv[0]);
+    return 2;
+  }
+  const std::string path = argv[1];
+  const int ranks = std::atoi(argv[2]);
+  const mheta::model::Cluster cluster = mheta::model::read_cluster(path);
+  const mheta::model::Json doc = mheta::model::Json::parse(mheta::model::read_text_file(path));
+
+  expect(cluster.ranks() == ranks, "one node per rank");
+  double slowest = 1e300;
+  // A loaded machine can hide one node's per-byte cost in the noise (the fit
+  // is then clamped at 0), but not every node's.
+  int nodes_with_read_cost = 0;
+  for (int r = 0; r < cluster.ranks(); ++r) {
+    const auto& node = cluster.nodes[static_cast<std::size_t>(r)];
+    const auto& json = doc["nodes"][static_cast<std::size_t>(r)];
+    const std::string at = "nodes[" + std::to_string(r) + "]";
+    expect(!node.name.empty(), at + ".name is empty");
+    expect(node.memory_bytes > 0, at + ".memory_bytes is 0");
+    expect(node.cpu_power >= 1 - 1e-12, at + ".cpu_power is below the slowest rank's 1");
+    slowest = std::min(slowest, node.cpu_power);
+    expect(has_interval(json, "cpu_power"), at + ".cpu_power_ci95 missing");
+    if (node.disk.read_s_per_byte > 0) ++nodes_with_read_cost;
+    for (const char* key : {"read_overhead_s", "write_overhead_s", "async_read_overhead_s", "read_s_per_byte",
+                            "write_s_per_byte"}) {
+      expect(has_interval(json["disk"], key), at + ".disk." + key + "_ci95 missing");
+    }
+  }
+  expect(std::fabs(slowest - 1) < 1e-12, "the slowest rank's cpu_power is 1");
+  expect(nodes_with_read_cost > 0, "some node's disk.read_s_per_byte is above 0");
+
+  const auto& net = cluster.network;
+  const auto& jnet = doc["network"];
+  expect(net.default_link.latency_s > 0 && net.default_link.latency_s < 1, "network.latency_s in (0, 1) s");
+  expect(net.default_link.s_per_byte > 0 && net.default_link.s_per_byte < 1e-6, "network.s_per_byte in (0, 1e-6)");
+  expect(net.send_overhead_s > 0, "network.send_overhead_s is 0");
+  expect(net.recv_overhead_s > 0, "network.recv_overhead_s is 0");
+  for (const char* key : {"send_overhead_s", "recv_overhead_s", "latency_s", "s_per_byte"}) {
+    expect(has_interval(jnet, key), std::string("network.") + key + "_ci95 missing");
+  }
+  expect(static_cast<int>(net.pairs.size()) == ranks * (ranks - 1), "a link for every ordered pair of ranks");
+  for (std::size_t i = 0; i < net.pairs.size(); ++i) {
+    expect(net.pairs[i].from != net.pairs[i].to, "no link from a rank to itself");
+    expect(has_interval(jnet["pairs"][i], "latency_s") && has_interval(jnet["pairs"][i], "s_per_byte"),
+           "network.pairs[" + std::to_string(i) + "] intervals missing");
+  }
+  for (const auto op : {mheta::model::Collective::barrier, mheta::model::Collective::bcast,
+                        mheta::model::Collective::allreduce, mheta::model::Collective::allgather}) {
+    const std::string name(mheta::model::collective_name(op));
+    const auto& curve = net.collectives[static_cast<std::size_t>(op)];
+    expect(curve.has_value(), "network.collectives." + name + " missing");
+    if (!curve) continue;
+    // Whatever the fit, the curve must price the measured range sensibly.
+    const double t = curve->seconds(ranks, 4096);
+    expect(t > 0 && t < 1, "network.collectives." + name + " gives " + std::to_string(t) + " s for 4 KiB");
+    expect(has_interval(jnet["collectives"][name], "c0"), "network.collectives." + name + ".c0_ci95 missing");
+  }
+  const auto& m = doc["measurement"];
+  expect(m.is_object(), "measurement missing");
+  if (m.is_object()) {
+    expect(m["ranks"] == ranks, "measurement.ranks");
+    expect(m["disk"]["page_cache"].is_string(), "measurement.disk.page_cache says how the cache was bypassed");
+    expect(m["elapsed_s"].get<double>() > 0, "measurement.elapsed_s");
+  }
+  if (failures == 0) std::printf("%s: %d ranks, every figure present and plausible\n", path.c_str(), ranks);
+  return failures == 0 ? 0 : 1;
+}
