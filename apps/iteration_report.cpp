@@ -42,14 +42,14 @@ void IterationReport::end_iteration() {
 namespace {
 
 // Flat numbers per iteration, so one MPI_Gather carries them.
-constexpr int kFields = 8;
+constexpr int kFields = 9;
 
 std::vector<double> flatten(const std::vector<double>& seconds, const std::vector<io::IoCounters>& io) {
   std::vector<double> flat;
   for (std::size_t k = 0; k < seconds.size(); ++k) {
     const io::IoCounters& c = io[k];
     flat.insert(flat.end(), {seconds[k], double(c.reads), double(c.read_bytes), double(c.writes),
-                             double(c.write_bytes), c.read_seconds, c.write_seconds, c.wait_seconds});
+                             double(c.write_bytes), c.read_seconds, c.write_seconds, c.wait_seconds, c.issue_seconds});
   }
   return flat;
 }
@@ -97,7 +97,8 @@ void IterationReport::print(MPI_Comm comm) const {
                                {"write_bytes", std::int64_t(field(r, k, 4))},
                                {"read_seconds", field(r, k, 5)},
                                {"write_seconds", field(r, k, 6)},
-                               {"wait_seconds", field(r, k, 7)}});
+                               {"wait_seconds", field(r, k, 7)},
+                               {"issue_seconds", field(r, k, 8)}});
     }
     line["iterations"] = per_iteration;
     std::cout << line.dump() << '\n';

@@ -8,6 +8,7 @@ IoCounters IoCounters::operator-(const IoCounters& before) const {
           writes - before.writes,
           write_bytes - before.write_bytes,
           read_seconds - before.read_seconds,
+          issue_seconds - before.issue_seconds,
           write_seconds - before.write_seconds,
           wait_seconds - before.wait_seconds};
 }

@@ -10,7 +10,8 @@ struct IoCounters {
   std::int64_t read_bytes = 0;
   std::int64_t writes = 0;       // MPI_File_write_at calls on row data
   std::int64_t write_bytes = 0;
-  double read_seconds = 0;       // inside synchronous reads and inside iread calls
+  double read_seconds = 0;       // inside synchronous reads
+  double issue_seconds = 0;      // inside MPI_File_iread_at calls (starting prefetches)
   double write_seconds = 0;
   double wait_seconds = 0;       // inside MPI_Wait for prefetched reads (T_s of Eq 2)
 

@@ -371,7 +371,7 @@ MPI_Request LocalArray::start_read_rows(std::int64_t first, std::int64_t count, 
                                    &request);
   if (rc != MPI_SUCCESS) fail(path_, "MPI_File_iread_at failed: " + mpi_error_text(rc));
   IoCounters& c = io_counters();
-  c.read_seconds += MPI_Wtime() - start;
+  c.issue_seconds += MPI_Wtime() - start;
   c.reads += 1;
   c.read_bytes += count * bytes_per_row();
   return request;
