@@ -156,7 +156,7 @@ Canonical canonical_from_name(std::string_view name) {
   for (const CanonicalName& n : kNames) {
     if (same_ignoring_case(n.name, name)) return n.which;
   }
-  throw SearchError("unknown distribution \"" + std::string(name) + "\" (expected Blk, Bal, I-C or I-C/Bal)");
+  throw SearchError(SearchError::Cause::request, "unknown distribution \"" + std::string(name) + "\" (expected Blk, Bal, I-C or I-C/Bal)");
 }
 
 model::GenBlock canonical_distribution(const model::Model& model, const RowBounds& bounds, Canonical which) {
@@ -164,7 +164,7 @@ model::GenBlock canonical_distribution(const model::Model& model, const RowBound
 }
 
 std::vector<NamedDistribution> spectrum(const model::Model& model, const RowBounds& bounds, int steps) {
-  if (steps < 1) throw SearchError("the spectrum needs at least one step per leg");
+  if (steps < 1) throw SearchError(SearchError::Cause::request, "the spectrum needs at least one step per leg");
   const Canonical legs[] = {Canonical::blk, Canonical::in_core, Canonical::in_core_balanced, Canonical::bal,
                             Canonical::blk};
   std::vector<NamedDistribution> points;

@@ -28,7 +28,7 @@ std::string exhaustive_search(Objective& objective, const SearchContext& context
   }
   grain = std::min(grain, bounds.total);
   if (exhaustive_count(h, grain) > 1e9) {
-    throw SearchError("exhaustive search at grain " + std::to_string(grain) + " over " + std::to_string(h) +
+    throw SearchError(SearchError::Cause::request, "exhaustive search at grain " + std::to_string(grain) + " over " + std::to_string(h) +
                       " ranks would evaluate " + std::to_string(exhaustive_count(h, grain)) +
                       " distributions; choose a coarser --grain");
   }

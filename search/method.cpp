@@ -40,7 +40,7 @@ const MethodInfo& method_by_name(std::string_view name) {
   for (const MethodInfo& m : kMethods) {
     if (m.name == name) return m;
   }
-  throw SearchError("unknown search method \"" + std::string(name) + "\" (expected " + method_names() + ")");
+  throw SearchError(SearchError::Cause::request, "unknown search method \"" + std::string(name) + "\" (expected " + method_names() + ")");
 }
 
 SearchResult run_search(const model::Model& model, const model::Cluster& cluster, std::string_view method,

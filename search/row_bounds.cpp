@@ -21,7 +21,7 @@ bool RowBounds::contains(std::span<const std::int64_t> rows) const {
 }
 
 RowBounds row_bounds(const model::Model& model, std::int64_t min_rows) {
-  if (min_rows < 0) throw SearchError("--min-rows must not be negative");
+  if (min_rows < 0) throw SearchError(SearchError::Cause::request, "--min-rows must not be negative");
   RowBounds b;
   b.total = model.global_rows();
   int holders = 0;
@@ -32,17 +32,17 @@ RowBounds row_bounds(const model::Model& model, std::int64_t min_rows) {
     b.hi.push_back(holds ? b.total : 0);
   }
   if (holders == 0) {
-    throw SearchError("no rank can hold the data: every node's memory (cluster.json \"memory_bytes\") is smaller "
+    throw SearchError(SearchError::Cause::inputs, "no rank can hold the data: every node's memory (cluster.json \"memory_bytes\") is smaller "
                       "than one row of the distributed variables, so none can allocate an ICLA");
   }
   if (min_rows > 0 && holders < model.ranks()) {
-    throw SearchError("--min-rows " + std::to_string(min_rows) + " is impossible: " +
+    throw SearchError(SearchError::Cause::request, "--min-rows " + std::to_string(min_rows) + " is impossible: " +
                       std::to_string(model.ranks() - holders) +
                       " rank(s) have too little memory for one row of the distributed variables");
   }
   const std::int64_t least = std::accumulate(b.lo.begin(), b.lo.end(), std::int64_t{0});
   if (least > b.total) {
-    throw SearchError("--min-rows " + std::to_string(min_rows) + " is impossible: " +
+    throw SearchError(SearchError::Cause::request, "--min-rows " + std::to_string(min_rows) + " is impossible: " +
                       std::to_string(model.ranks()) + " ranks need at least " + std::to_string(least) +
                       " rows but the data has " + std::to_string(b.total) + " (at most " +
                       std::to_string(b.total / model.ranks()) + " per rank)");

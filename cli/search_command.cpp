@@ -1,0 +1,123 @@
+// mheta search [--profile P] [--cluster C] [--method M] [--min-rows K] [--seed S]
+//              [--budget N] [--grain G] [-o best.txt]
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/prediction_report.hpp"
+#include "model/gen_block.hpp"
+#include "model/model.hpp"
+#include "search/canonical.hpp"
+#include "search/method.hpp"
+#include "search/search_error.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+struct SearchCommandOptions {
+  std::string profile = "mheta-profile.json";
+  std::string cluster = "cluster.json";
+  std::string method = "gbs";
+  std::string output = "best.txt";
+  search::SearchOptions search;
+};
+
+// Progress on stderr, only on a terminal and only once a search has run
+// for a second: short searches and redirected output stay quiet.
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(isatty(STDERR_FILENO) != 0) {}
+  ~ProgressLine() {
+    if (shown_) std::fputs("\n", stderr);
+  }
+  search::ProgressCallback callback() {
+    if (!enabled_) return {};
+    return [this](const search::Progress& p) {
+      if (p.elapsed_s < 1.0) return;
+      shown_ = true;
+      std::fprintf(stderr, "\r  %lld evaluations, best %s per iteration, %.1f s   ",
+                   static_cast<long long>(p.evaluations), human_seconds(p.best_s).c_str(), p.elapsed_s);
+      std::fflush(stderr);
+    };
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+void print_row(const std::string& name, double seconds, double best, std::int64_t iterations) {
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-12s %14s %14s %+9.1f%%\n", name.c_str(), human_seconds(seconds).c_str(),
+                human_seconds(seconds * static_cast<double>(iterations)).c_str(), 100 * (seconds / best - 1));
+  std::cout << line;
+}
+
+int run_search_command(const SearchCommandOptions& o) {
+  const model::Profile profile = model::read_profile(o.profile);
+  const model::Cluster cluster = model::read_cluster(o.cluster);
+  const model::Model model(profile, cluster);
+  search::SearchResult result;
+  search::RowBounds bounds;
+  try {
+    search::method_by_name(o.method);
+    bounds = search::row_bounds(model, o.search.min_rows);
+    ProgressLine progress;
+    search::SearchOptions options = o.search;
+    options.progress = progress.callback();
+    result = search::run_search(model, cluster, o.method, options);
+  } catch (const search::SearchError& error) {
+    std::cerr << "mheta search: " << error.what() << "\n";
+    return error.cause() == search::SearchError::Cause::inputs ? kExitBadInput : kExitUsage;
+  }
+  model::write_gen_block(o.output, result.dist);
+
+  std::cout << "mheta search: " << result.method << " on " << model.ranks() << " ranks, " << model.global_rows()
+            << " rows\n  profile  " << o.profile;
+  if (!profile.program.empty()) std::cout << " (" << profile.program << ")";
+  std::cout << "\n  cluster  " << o.cluster << "\n\n";
+  std::cout << "  distribution   per iteration   run (" << model.iterations() << " it.)   vs found\n";
+  model::Workspace workspace(model);
+  for (search::Canonical c : search::kCanonicals) {
+    const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
+    print_row(std::string(search::canonical_name(c)), model.iteration_seconds(dist.rows, workspace),
+              result.iteration_s, model.iterations());
+  }
+  print_row("found", result.iteration_s, result.iteration_s, model.iterations());
+  std::cout << "\n  " << result.detail << "\n  " << result.evaluations << " model evaluations in "
+            << human_seconds(result.search_s) << "\n  wrote " << o.output << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SearchCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("search", "Search the distribution with the smallest predicted time");
+  cmd->add_option("--profile", options->profile, "Instrumented iteration (profile.json)")->capture_default_str();
+  cmd->add_option("--cluster", options->cluster, "Cluster description (cluster.json)")->capture_default_str();
+  cmd->add_option("--method", options->method, "Search method: " + search::method_names())->capture_default_str();
+  cmd->add_option("--min-rows", options->search.min_rows, "Every rank owns at least this many rows")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--seed", options->search.seed, "Random seed (anneal, genetic, random)")->capture_default_str();
+  cmd->add_option("--budget", options->search.budget,
+                  "Model evaluations for anneal, genetic, random (default 10000); exhaustive: most distributions "
+                  "(default 1000000)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--grain", options->search.grain, "Exhaustive: units the rows are cut into (default: finest "
+                                                    "within the budget)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("-o,--output", options->output, "Where to write the distribution found (dist.txt format)")
+      ->capture_default_str();
+  cmd->callback([options, &exit_code] {
+    exit_code = run_reporting_errors("search", [&] { return run_search_command(*options); });
+  });
+}
+
+}  // namespace mheta::cli
