@@ -15,6 +15,7 @@
 #include "interpose/period_detector.hpp"
 #include "interpose/settings.hpp"
 #include "interpose/timeline.hpp"
+#include "interpose/variable_name.hpp"
 
 namespace mheta::interpose {
 
@@ -50,9 +51,6 @@ struct PendingRequest {
   double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
   Timeline::IoRef io;
 };
-
-// The name of a variable opened without the mheta_variable hint.
-std::string variable_name_from_path(const std::string& path, int rank);
 
 class Runtime {
  public:

@@ -1,0 +1,12 @@
+#pragma once
+// The name of a variable opened without the mheta_variable hint: its path.
+#include <string>
+
+namespace mheta::interpose {
+
+// Each rank opens its own block file, so the rank's number in the file name
+// (a whole part between '.', '_' or '-') becomes "{rank}": every rank then
+// names the same variable the same way.
+std::string variable_name_from_path(const std::string& path, int rank);
+
+}  // namespace mheta::interpose

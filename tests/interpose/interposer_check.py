@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""End-to-end checks of libmheta-interpose.so and `mheta run` (ctest drives
+them; tests/interpose/CMakeLists.txt). Each subcommand runs real mpiexec and
+exits non-zero with a message when what it checks does not hold.
+
+  unchanged   the program prints the same with and without the interposer,
+              and the profile it captured is consistent (messages pair up,
+              every rank calls the same collectives)
+  capture-io  the capture_io program's profile: variables, I/O, prefetch, halo
+  emulation   CPU and I/O factors stretch compute and reads as configured
+  predict     a NAS-style CG captured with MHETA_ROWS and automatic detection:
+              `mheta predict` with the distribution it ran with is close to
+              the measured iteration time
+  run-errors  bad settings make `mheta run` fail before the program starts
+"""
+import argparse
+import collections
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd, env=None, check=True):
+    merged = dict(os.environ)
+    merged.update(env or {})
+    result = subprocess.run(cmd, env=merged, capture_output=True, text=True, timeout=300)
+    if check and result.returncode != 0:
+        fail("%s exited with %d\nstdout:\n%s\nstderr:\n%s" % (" ".join(cmd), result.returncode, result.stdout, result.stderr))
+    return result
+
+
+def preloaded(args, np, program, env):
+    cmd = [args.mpiexec, "-n", str(np), "-genv", "LD_PRELOAD", args.lib] + program
+    return run(cmd, env)
+
+
+def plain(args, np, program):
+    return run([args.mpiexec, "-n", str(np)] + program)
+
+
+def load_profile(path):
+    if not os.path.exists(path):
+        fail("no profile at " + path)
+    with open(path) as f:
+        return json.load(f)
+
+
+def check_consistent(profile):
+    """The pairing rules the model relies on: the k-th send src->dst with tag
+    t matches the k-th recv at dst from src with tag t; every rank calls the
+    same collectives in the same order."""
+    sends = collections.Counter()
+    recvs = collections.Counter()
+    collectives = []
+    for r, rank in enumerate(profile["ranks"]):
+        ops = []
+        for section in rank["sections"]:
+            for c in section["comm"]:
+                if c["op"] == "send":
+                    sends[(r, c["peer"], c["tag"], c["bytes"])] += 1
+                elif c["op"] == "recv":
+                    recvs[(c["peer"], r, c["tag"], c["bytes"])] += 1
+                else:
+                    ops.append(c["op"])
+        collectives.append(ops)
+    if sends != recvs:
+        fail("sends and receives do not pair up: sends %s, receives %s" % (dict(sends), dict(recvs)))
+    if any(ops != collectives[0] for ops in collectives):
+        fail("ranks call different collectives: %s" % collectives)
+    return sends, collectives[0]
+
+
+def totals(rank):
+    compute = 0.0
+    io = collections.defaultdict(lambda: collections.Counter())
+    for section in rank["sections"]:
+        for stage in section["stages"]:
+            compute += stage["compute_s"]
+            for entry in stage.get("io", []):
+                for kind in ("reads", "writes"):
+                    if kind in entry:
+                        for key in ("count", "bytes", "seconds"):
+                            io[(entry["variable"], kind)][key] += entry[kind][key]
+                if entry.get("prefetch"):
+                    io[(entry["variable"], "reads")]["prefetch"] += 1
+                    io[(entry["variable"], "reads")]["overlap"] += entry.get("overlap_compute_s", 0)
+    return compute, io
+
+
+def results_of(stdout, timing_key):
+    """The program's output without its timing lines (they differ run to run)."""
+    return "".join(line + "\n" for line in stdout.splitlines() if not (timing_key and timing_key in line))
+
+
+def cmd_unchanged(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [a.replace("@TMP@", tmp) for a in args.program]
+        expected = results_of(plain(args, args.np, program).stdout, args.timing_key)
+        profile_path = os.path.join(tmp, "profile.json")
+        got = results_of(preloaded(args, args.np, program, {"MHETA_PROFILE": profile_path}).stdout, args.timing_key)
+        if got != expected:
+            fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" % (expected, got))
+        profile = load_profile(profile_path)
+        if len(profile["ranks"]) != args.np:
+            fail("profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
+        sends, collectives = check_consistent(profile)
+        if args.min_messages and sum(sends.values()) < args.min_messages:
+            fail("only %d messages captured, expected at least %d" % (sum(sends.values()), args.min_messages))
+        # Any whole period is an iteration: the capture may start anywhere in it.
+        expected_collectives = args.collectives.split(",") if args.collectives else None
+        if expected_collectives and not any(collectives == expected_collectives[i:] + expected_collectives[:i]
+                                            for i in range(len(expected_collectives))):
+            fail("captured collectives %s, expected %s (or a rotation)" % (collectives, args.collectives))
+    print("ok: output unchanged, profile consistent (%d messages, collectives %s)" % (sum(sends.values()), collectives))
+
+
+def cmd_capture_io(args):
+    cols, icla_rows = 256, 32
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.program[0], tmp, "4"]
+        expected = plain(args, args.np, program).stdout
+        profile_path = os.path.join(tmp, "profile.json")
+        got = preloaded(args, args.np, program, {"MHETA_PROFILE": profile_path}).stdout
+        if got != expected:
+            fail("output changed under the interposer")
+        p = load_profile(profile_path)
+    rows = [64 + 16 * r for r in range(args.np)]
+    if p["distribution"] != rows:
+        fail("distribution %s, expected the hinted local rows %s" % (p["distribution"], rows))
+    variables = {v["name"]: v for v in p["variables"]}
+    b_name = os.path.join(tmp, "B.{rank}.bin")
+    if set(variables) != {"A", b_name}:
+        fail("variables %s, expected A and %s" % (sorted(variables), b_name))
+    if variables["A"] != {"name": "A", "bytes_per_row": cols * 8, "access": "read_write"}:
+        fail("variable A is %s" % variables["A"])
+    if variables[b_name]["access"] != "read_only" or variables[b_name]["bytes_per_row"] != cols * 8:
+        fail("variable B is %s" % variables[b_name])
+    if not p["prefetch"]:
+        fail("the profile does not say the program prefetches")
+    check_consistent(p)
+    for r, rank in enumerate(p["ranks"]):
+        compute, io = totals(rank)
+        chunks = -(-rows[r] // icla_rows)
+        a_reads, a_writes, b_reads = io[("A", "reads")], io[("A", "writes")], io[(b_name, "reads")]
+        if (a_reads["count"], a_reads["bytes"]) != (chunks, rows[r] * cols * 8):
+            fail("rank %d reads of A: %s, expected %d requests of %d bytes in all" % (r, dict(a_reads), chunks, rows[r] * cols * 8))
+        if a_reads["prefetch"] == 0 or a_reads["overlap"] <= 0:
+            fail("rank %d: reads of A are not marked as prefetches with T_A > 0: %s" % (r, dict(a_reads)))
+        if (a_writes["count"], a_writes["bytes"]) != (chunks, rows[r] * cols * 8):
+            fail("rank %d writes of A: %s" % (r, dict(a_writes)))
+        if (b_reads["count"], b_reads["bytes"], b_reads["prefetch"]) != (1, rows[r] * cols * 8, 0):
+            fail("rank %d reads of B: %s" % (r, dict(b_reads)))
+        peers = sorted(c["peer"] for s in rank["sections"] for c in s["comm"] if c["op"] == "send")
+        expected_peers = sorted([q for q in (r - 1, r + 1) if 0 <= q < args.np])
+        if peers != expected_peers:
+            fail("rank %d sends to %s, expected %s" % (r, peers, expected_peers))
+        if len(rank["sections"][0]["stages"]) < 2:
+            fail("rank %d: the stage marks did not subdivide the section" % r)
+        if compute <= 0:
+            fail("rank %d: no compute recorded" % r)
+    print("ok: variables, I/O, prefetch and halo of capture_io match what it does")
+
+
+def cmd_emulation(args):
+    cpu, io_factor = 2.0, 4.0
+    cpu_ratios, io_ratios = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, "emulation.json")
+        with open(config, "w") as f:
+            json.dump({"format": "mheta-emulation/1", "wait": "sleep",
+                       "ranks": [{"cpu_factor": 1, "io_factor": 1},
+                                 {"cpu_factor": cpu, "io_factor": io_factor, "memory_bytes": 12345678}]}, f)
+        profile_path = os.path.join(tmp, "profile.json")
+        for _ in range(args.runs):
+            run([args.mheta, "run", "-n", "2", "--emulate", config, "--capture-iteration", "3",
+                 "--profile", profile_path, "--", args.program[0], tmp, "5"])
+            p = load_profile(profile_path)
+            (c0, io0), (c1, io1) = (totals(r) for r in p["ranks"])
+            cpu_ratios.append(c1 / c0)
+            io_ratios.append(io1[("X", "reads")]["seconds"] / io0[("X", "reads")]["seconds"])
+            if p["ranks"][1]["memory_budget_bytes"] != 12345678:
+                fail("rank 1 was not given the emulated memory budget: %s" % p["ranks"][1]["memory_budget_bytes"])
+    cpu_ratio, io_ratio = statistics.median(cpu_ratios), statistics.median(io_ratios)
+    print("compute ratio %.3f (runs %s), read-time ratio %.3f (runs %s)" %
+          (cpu_ratio, ["%.3f" % x for x in cpu_ratios], io_ratio, ["%.3f" % x for x in io_ratios]))
+    if abs(cpu_ratio - cpu) > args.cpu_tolerance * cpu or cpu_ratio < 1.4:
+        fail("compute of the rank with CPU factor %g is %.3fx the other's" % (cpu, cpu_ratio))
+    if abs(io_ratio - io_factor) > args.io_tolerance * io_factor or io_ratio < 2:
+        fail("reads of the rank with I/O factor %g take %.3fx the other's" % (io_factor, io_ratio))
+    print("ok")
+
+
+def cmd_predict(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster = args.cluster
+        if not cluster:
+            cluster = os.path.join(tmp, "cluster.json")
+            run([args.mpiexec, "-n", str(args.np), args.microbench, "-o", cluster, "--budget", "20"])
+        profile_path = os.path.join(tmp, "profile.json")
+        rows = args.rows
+        result = run([args.mheta, "run", "-n", str(args.np), "--rows", str(rows), "--wait", "sleep",
+                      "--profile", profile_path, "--", args.program[0], str(rows), str(args.iterations)])
+        measured = json.loads(result.stdout.strip().splitlines()[-1])["iteration_s"]
+        p = load_profile(profile_path)
+        dist = os.path.join(tmp, "dist.txt")
+        with open(dist, "w") as f:
+            f.write("\n".join(str(r) for r in p["distribution"]) + "\n")
+        predicted = json.loads(run([args.mheta, "predict", dist, "--profile", profile_path, "--cluster", cluster,
+                                    "--json"]).stdout)["iteration_s"]
+    error = abs(predicted - measured) / min(predicted, measured)
+    print("measured %.6f s per iteration, predicted %.6f s, difference %.1f%% (MHETA §5.2.1 metric)" %
+          (measured, predicted, 100 * error))
+    if error > args.tolerance:
+        fail("prediction differs by %.1f%%, more than %.0f%%" % (100 * error, 100 * args.tolerance))
+    print("ok")
+
+
+def cmd_run_errors(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "started")
+        # The program would leave a marker if it ever started.
+        program = ["--", "/bin/sh", "-c", "touch " + marker]
+        bad_json = os.path.join(tmp, "bad.json")
+        with open(bad_json, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": [{"cpu_factor": "fast"}]}')
+        truncated = os.path.join(tmp, "truncated.json")
+        with open(truncated, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": [')
+        cases = [
+            (["--emulate", "HY3"], 3, "HY3"),
+            (["--emulate", bad_json], 3, "cpu_factor"),
+            (["--emulate", truncated], 3, truncated),
+            (["--profile", os.path.join(tmp, "missing", "p.json")], 4, "does not exist"),
+            (["--capture", "sometimes"], 2, "--capture"),
+            (["--wait", "nap"], 2, "--wait"),
+        ]
+        os.chmod(tmp, 0o755)
+        readonly = os.path.join(tmp, "readonly")
+        os.mkdir(readonly, 0o555)
+        if os.geteuid() != 0:  # root writes anywhere
+            cases.append((["--profile", os.path.join(readonly, "p.json")], 4, "not writable"))
+        for extra, code, words in cases:
+            result = run([args.mheta, "run", "-n", "2"] + extra + program, check=False)
+            if result.returncode != code:
+                fail("mheta run %s exited %d, expected %d; stderr: %s" % (" ".join(extra), result.returncode, code, result.stderr))
+            if words not in result.stderr or "mheta run" not in result.stderr:
+                fail("mheta run %s: message does not say '%s': %s" % (" ".join(extra), words, result.stderr))
+            if os.path.exists(marker):
+                fail("mheta run %s started the program despite the bad setting" % " ".join(extra))
+            if "Traceback" in result.stderr or "terminate called" in result.stderr:
+                fail("mheta run %s crashed: %s" % (" ".join(extra), result.stderr))
+        # A setting the library itself rejects never crashes the program.
+        result = run([args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_EMULATE", bad_json,
+                      "-genv", "MHETA_PROFILE", os.path.join(tmp, "missing", "p.json"),
+                      "-genv", "MHETA_CAPTURE", "call:MPI_Barrier:1", "/bin/true"], check=False)
+        if result.returncode != 0:
+            fail("a program not using MPI failed under the library: %s" % result.stderr)
+        print("ok: %d bad settings rejected before the program started" % len(cases))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors"])
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--lib", required=True)
+    parser.add_argument("--mheta")
+    parser.add_argument("--microbench")
+    parser.add_argument("--cluster")
+    parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--rows", type=int, default=40000)
+    parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--min-messages", type=int, default=0)
+    parser.add_argument("--collectives", default="")
+    parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
+    parser.add_argument("--tolerance", type=float, default=0.5)
+    # Relative; generous because the machine is shared (a woken rank may wait
+    # milliseconds for a core). Without emulation the ratios are 1.
+    parser.add_argument("--cpu-tolerance", type=float, default=0.4)
+    parser.add_argument("--io-tolerance", type=float, default=1.5)
+    argv = sys.argv[1:]
+    program = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.program = program
+    {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
+     "predict": cmd_predict, "run-errors": cmd_run_errors}[args.check](args)
+
+
+if __name__ == "__main__":
+    main()

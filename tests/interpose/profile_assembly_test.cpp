@@ -1,0 +1,100 @@
+#include "interpose/profile_assembly.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "interpose/variable_name.hpp"
+
+namespace mheta::interpose {
+namespace {
+
+RankRecord record(int rank, std::int64_t local_rows, const std::string& variable, bool written) {
+  RankRecord r;
+  r.rank = rank;
+  r.complete = true;
+  r.iterations = 3;
+  r.memory_budget_bytes = 1000;
+  VariableSeen v;
+  v.name = variable;
+  v.local_rows = local_rows;
+  v.file_bytes = local_rows * 80;
+  v.written = written;
+  r.variables.push_back(v);
+  model::Section s;
+  s.stages.emplace_back();
+  s.stages[0].compute_s = 0.5;
+  model::StageIo io;
+  io.variable = 0;
+  io.reads = {2, local_rows * 80, 0.01};
+  s.stages[0].io.push_back(io);
+  model::CommOp op;
+  op.kind = rank == 0 ? model::CommKind::send : model::CommKind::recv;
+  op.peer = 1 - rank;
+  op.bytes = 80;
+  s.comm.push_back(op);
+  r.sections.push_back(s);
+  return r;
+}
+
+TEST(ProfileAssembly, MergesVariablesAndTakesTheHintedRows) {
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "x.{rank}", false), record(1, 70, "x.{rank}", true)},
+                                  {"prog", 0, ""}, warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
+  ASSERT_EQ(p.variables.size(), 1u);
+  EXPECT_EQ(p.variables[0].name, "x.{rank}");
+  EXPECT_EQ(p.variables[0].access, model::Access::read_write);  // written on rank 1
+  EXPECT_EQ(p.variables[0].bytes_per_row, 80);                  // file bytes over rows
+  EXPECT_EQ(p.iterations, 3);
+  EXPECT_EQ(p.ranks[1].sections[0].comm[0].kind, model::CommKind::recv);
+}
+
+TEST(ProfileAssembly, RowsFromTheEnvironmentWinOverHintsThatDoNotAddUp) {
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, ""}, warnings);
+  EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{500, 500}));
+  EXPECT_EQ(p.variables[0].access, model::Access::read_only);
+}
+
+TEST(ProfileAssembly, ADistFileGivesTheDistribution) {
+  const std::string path = ::testing::TempDir() + "/assembly_dist.txt";
+  std::ofstream(path) << "# two ranks\n200\n800\n";
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, path}, warnings);
+  EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{200, 800}));
+  std::remove(path.c_str());
+}
+
+TEST(ProfileAssembly, ABadDistFileIsAWarningNotAFailure) {
+  const std::string path = ::testing::TempDir() + "/assembly_bad_dist.txt";
+  std::ofstream(path) << "200\n";
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 100, path}, warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find(path), std::string::npos);
+  EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
+  std::remove(path.c_str());
+}
+
+TEST(ProfileAssembly, RecordsSurviveTheTripToRankZero) {
+  const RankRecord r = record(1, 70, "v", true);
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(r).dump()));
+  EXPECT_EQ(back.rank, 1);
+  EXPECT_EQ(back.variables[0].local_rows, 70);
+  EXPECT_TRUE(back.variables[0].written);
+  EXPECT_EQ(back.sections[0].stages[0].io[0].reads.bytes, 70 * 80);
+  EXPECT_EQ(back.sections[0].comm[0].peer, 0);
+}
+
+TEST(VariableName, TheRankNumberInAFileNameBecomesAPlaceholder) {
+  EXPECT_EQ(variable_name_from_path("/d/A.3.h5", 3), "/d/A.{rank}.h5");
+  EXPECT_EQ(variable_name_from_path("/run3/x_3", 3), "/run3/x_{rank}");
+  EXPECT_EQ(variable_name_from_path("/d/A13.h5", 3), "/d/A13.h5");
+  EXPECT_EQ(variable_name_from_path("/d/matrix.h5", 0), "/d/matrix.h5");
+}
+
+}  // namespace
+}  // namespace mheta::interpose

@@ -1,0 +1,82 @@
+#include "interpose/timeline.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mheta::interpose {
+namespace {
+
+model::CommOp send_to(int peer, std::int64_t bytes) {
+  model::CommOp op;
+  op.kind = model::CommKind::send;
+  op.peer = peer;
+  op.bytes = bytes;
+  return op;
+}
+
+TEST(Timeline, ComputeAfterCommunicationOpensTheNextSection) {
+  Timeline t;
+  t.add_compute(0.010);
+  t.add_comm(send_to(1, 8));
+  t.add_compute(0.020);
+  t.add_comm(send_to(1, 16));
+  ASSERT_EQ(t.sections().size(), 2u);
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].compute_s, 0.010);
+  EXPECT_DOUBLE_EQ(t.sections()[1].stages[0].compute_s, 0.020);
+  EXPECT_EQ(t.sections()[1].comm[0].bytes, 16);
+}
+
+TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
+  Timeline t;
+  t.add_compute(0.010);
+  t.add_comm(send_to(1, 8));
+  t.add_compute(Timeline::kMinSectionCompute / 4);  // Isend ... Irecv ... Waitall
+  t.add_comm(send_to(2, 8));
+  ASSERT_EQ(t.sections().size(), 1u);
+  EXPECT_EQ(t.sections()[0].comm.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
+}
+
+TEST(Timeline, IoAfterCommunicationOpensTheNextSection) {
+  Timeline t;
+  t.add_comm(send_to(1, 8));
+  t.add_io(0, false, 100, 0.001, false);
+  ASSERT_EQ(t.sections().size(), 2u);
+  EXPECT_EQ(t.sections()[1].stages[0].io[0].reads.bytes, 100);
+}
+
+TEST(Timeline, StageMarksSubdivideASection) {
+  Timeline t;
+  t.add_compute(0.004);
+  t.mark_stage();
+  t.add_compute(0.006);
+  t.add_io(1, true, 64, 0.002, false);
+  t.mark_stage();
+  t.mark_stage();  // a second mark in a row opens no empty stage
+  t.add_compute(0.001);
+  ASSERT_EQ(t.sections().size(), 1u);
+  const auto& stages = t.sections()[0].stages;
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_DOUBLE_EQ(stages[1].compute_s, 0.006);
+  EXPECT_EQ(stages[1].io[0].writes.count, 1);
+  EXPECT_DOUBLE_EQ(stages[2].compute_s, 0.001);
+}
+
+TEST(Timeline, ReadsAndWritesOfAVariableAccumulateAndPrefetchesStayApart) {
+  Timeline t;
+  t.add_io(0, false, 100, 0.001, false);
+  t.add_io(0, false, 50, 0.002, false);
+  t.add_io(0, true, 30, 0.004, false);
+  const auto ref = t.add_io(0, false, 70, 0.003, true);
+  t.add_overlap(ref, 0.005);
+  const auto& io = t.sections()[0].stages[0].io;
+  ASSERT_EQ(io.size(), 2u);
+  EXPECT_EQ(io[0].reads.count, 2);
+  EXPECT_EQ(io[0].reads.bytes, 150);
+  EXPECT_DOUBLE_EQ(io[0].reads.seconds, 0.003);
+  EXPECT_EQ(io[0].writes.bytes, 30);
+  EXPECT_TRUE(io[1].prefetch);
+  EXPECT_DOUBLE_EQ(io[1].overlap_compute_s, 0.005);
+}
+
+}  // namespace
+}  // namespace mheta::interpose
