@@ -38,8 +38,9 @@ class ProgressLine {
   search::ProgressCallback callback() {
     if (!enabled_) return {};
     return [this](const search::Progress& p) {
-      if (p.elapsed_s < 1.0) return;
+      if (p.elapsed_s < 1.0 || p.elapsed_s < shown_at_ + 0.25) return;
       shown_ = true;
+      shown_at_ = p.elapsed_s;
       std::fprintf(stderr, "\r  %lld evaluations, best %s per iteration, %.1f s   ",
                    static_cast<long long>(p.evaluations), human_seconds(p.best_s).c_str(), p.elapsed_s);
       std::fflush(stderr);
@@ -49,6 +50,7 @@ class ProgressLine {
  private:
   bool enabled_;
   bool shown_ = false;
+  double shown_at_ = 0;
 };
 
 void print_row(const std::string& name, double seconds, double best, std::int64_t iterations) {
@@ -81,7 +83,11 @@ int run_search_command(const SearchCommandOptions& o) {
             << " rows\n  profile  " << o.profile;
   if (!profile.program.empty()) std::cout << " (" << profile.program << ")";
   std::cout << "\n  cluster  " << o.cluster << "\n\n";
-  std::cout << "  distribution   per iteration   run (" << model.iterations() << " it.)   vs found\n";
+  char header[200];
+  const std::string run_title = "run (" + std::to_string(model.iterations()) + " it.)";
+  std::snprintf(header, sizeof header, "  %-12s %14s %14s %10s\n", "distribution", "per iteration", run_title.c_str(),
+                "vs found");
+  std::cout << header;
   model::Workspace workspace(model);
   for (search::Canonical c : search::kCanonicals) {
     const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
