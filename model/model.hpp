@@ -75,6 +75,12 @@ class Model {
   // The work (rows, or the sum of row weights) of global rows [first, first+rows).
   double work_of_rows(std::int64_t first_row, std::int64_t rows) const;
 
+  // Predicted seconds to move every distributed variable from distribution
+  // `from` to `to` (model/redistribution_cost.cpp): the slowest rank's disk
+  // reads of its old block, messages of the rows that change owner, and
+  // disk writes of its new block.
+  double redistribution_seconds(std::span<const std::int64_t> from, std::span<const std::int64_t> to) const;
+
  private:
   friend class Workspace;
   enum class OpKind : std::uint8_t { block, send, recv, collective };

@@ -1,0 +1,50 @@
+// The price of moving the data from δ to δ' (io/'s redistribution): the
+// runtime redistributes only when the predicted gain over the remaining
+// iterations exceeds it.
+#include <algorithm>
+
+#include "model/model.hpp"
+#include "model/redistribution_plan.hpp"
+
+namespace mheta::model {
+
+double Model::redistribution_seconds(std::span<const std::int64_t> from, std::span<const std::int64_t> to) const {
+  const GenBlock old_dist{{from.begin(), from.end()}};
+  const GenBlock new_dist{{to.begin(), to.end()}};
+  const std::vector<RowTransfer> transfers = plan_transfers(old_dist, new_dist);
+  // Per rank: pieces it reads (each transfer out, plus the rows it keeps)
+  // and writes (each transfer in, plus the rows it keeps), and its messages.
+  std::vector<double> seconds(static_cast<std::size_t>(ranks_), 0.0);
+  std::vector<int> reads(static_cast<std::size_t>(ranks_), 0);
+  std::vector<int> writes(static_cast<std::size_t>(ranks_), 0);
+  std::int64_t bytes_per_row = 0;
+  for (std::int64_t b : variable_bytes_per_row_) bytes_per_row += b;
+  std::vector<std::int64_t> moved_out(static_cast<std::size_t>(ranks_), 0);
+  for (const RowTransfer& t : transfers) {
+    const double bytes = static_cast<double>(t.rows * bytes_per_row);
+    seconds[static_cast<std::size_t>(t.from)] +=
+        network_.send_overhead_s + network_.link(t.from, t.to).seconds(bytes);
+    seconds[static_cast<std::size_t>(t.to)] += network_.recv_overhead_s;
+    ++reads[static_cast<std::size_t>(t.from)];
+    ++writes[static_cast<std::size_t>(t.to)];
+    moved_out[static_cast<std::size_t>(t.from)] += t.rows;
+  }
+  double slowest = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    const bool keeps = from[ri] - moved_out[ri] > 0;
+    const DiskCosts& disk = nodes_[ri].disk;
+    for (int m = 0; m < variables_; ++m) {
+      const RankVariable& v = rank_variables_[ri * static_cast<std::size_t>(variables_) + static_cast<std::size_t>(m)];
+      const double row_bytes = static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(m)]);
+      // The new local arrays are written beside the old ones, so the rows a
+      // rank keeps are read and written too.
+      seconds[ri] += (reads[ri] + keeps) * disk.read_overhead_s + v.read_s_per_byte * row_bytes * static_cast<double>(from[ri]);
+      seconds[ri] += (writes[ri] + keeps) * disk.write_overhead_s + v.write_s_per_byte * row_bytes * static_cast<double>(to[ri]);
+    }
+    slowest = std::max(slowest, seconds[ri]);
+  }
+  return slowest;
+}
+
+}  // namespace mheta::model
