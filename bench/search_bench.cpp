@@ -4,11 +4,13 @@
 //   bench_search                      Google Benchmark runs
 //   bench_search --study=500 [--seed=S]
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "model/model.hpp"
 #include "search/method.hpp"
@@ -41,6 +43,34 @@ void BM_Gbs(benchmark::State& state, Pattern pattern) {
   }
 }
 
+// Google Benchmark's console output, then each GBS time beside its target.
+class TargetReporter : public benchmark::ConsoleReporter {
+ public:
+  TargetReporter() : ConsoleReporter(isatty(STDOUT_FILENO) != 0 ? OO_ColorTabular : OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name != "median") continue;
+      const auto target = run.counters.find("target_ms");
+      const auto evaluations = run.counters.find("evaluations");
+      if (target == run.counters.end() || evaluations == run.counters.end()) continue;
+      char line[200];
+      const double ms = run.GetAdjustedRealTime();  // the benchmarks report milliseconds
+      std::snprintf(line, sizeof line, "%-32s %10.2f ms  target <= %6.0f ms  %s  %8.0f evaluations\n",
+                    run.benchmark_name().c_str(), ms, target->second.value,
+                    ms <= target->second.value ? "met   " : "MISSED", evaluations->second.value);
+      summary_ += line;
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::cout << "\nGBS search time (wall clock) against the targets\n" << summary_;
+  }
+
+ private:
+  std::string summary_;
+};
+
 int run_study(int argc, char** argv) {
   mheta::search::StudyOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -62,7 +92,8 @@ int main(int argc, char** argv) {
     if (std::strncmp(argv[i], "--study", 7) == 0) return run_study(argc, argv);
   }
   benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
+  TargetReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;
 }
