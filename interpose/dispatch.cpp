@@ -260,7 +260,7 @@ int handle_collective(Runtime& rt, Fn fn, CallInfo& c, CallRef call, Nonblocking
       op.bytes = collective_bytes(fn, c);
       rt.timeline().add_comm(op);
     }
-    rt.observe(fn, signature(fn, 0, 0), true);
+    rt.observe(fn, signature(fn, 0, 0), rt.counts_for_detection(c.comm));
   }
   return rc;
 }

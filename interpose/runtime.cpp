@@ -44,7 +44,8 @@ void Runtime::set_engaged() {
   g_engaged.store(on, std::memory_order_relaxed);
 }
 
-void Runtime::start(int /*thread_level*/) {
+void Runtime::start(int thread_level) {
+  thread_level_ = thread_level;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
   settings_ = read_settings(rank_);

@@ -96,6 +96,14 @@ class Runtime {
   int world_rank_of(MPI_Comm comm, int peer) const;
   bool between_ranks(MPI_Comm comm) const;
   bool over_all_ranks(MPI_Comm comm) const;
+  // Whether a collective on `comm` counts for automatic detection: its
+  // position among the collectives must be the same on every rank. With
+  // MPI_THREAD_MULTIPLE, collectives of different threads on different
+  // communicators interleave differently on each rank; only MPI_COMM_WORLD's
+  // keep one order.
+  bool counts_for_detection(MPI_Comm comm) const {
+    return thread_level_ < MPI_THREAD_MULTIPLE || comm == MPI_COMM_WORLD;
+  }
 
  private:
   void begin_capture();
@@ -110,6 +118,7 @@ class Runtime {
   Phase phase_ = Phase::done;
   int rank_ = 0;
   int size_ = 1;
+  int thread_level_ = MPI_THREAD_SINGLE;
   MPI_Comm comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD for our own collectives
   double last_exit_ = 0;
   Timeline timeline_;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prediction of an unmodified NAS-style CG (no marks, no io/), captured with
+# MHETA_ROWS and automatic iteration detection on 4 ranks with sleep-waiting:
+# `mheta predict` with the distribution it ran with against its measured
+# time per iteration; target within 5% (MHETA §5.2.1 metric). The cluster is
+# measured first with mheta-microbench.
+# Usage: interpose/bench/predict.sh BUILD_DIR [RANKS] [ROWS] [REPEATS]
+set -euo pipefail
+build=$(cd "${1:?usage: predict.sh BUILD_DIR [RANKS] [ROWS] [REPEATS]}" && pwd)
+ranks=${2:-4}
+rows=${3:-200000}
+repeats=${4:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+mpiexec=${MPIEXEC:-mpiexec}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$mpiexec" -n "$ranks" "$build/microbench/mheta-microbench" -o "$tmp/cluster.json" --budget 60 >/dev/null
+for i in $(seq "$repeats"); do
+  python3 "$here/../../tests/interpose/interposer_check.py" predict \
+    --mpiexec "$mpiexec" --lib "$build/interpose/libmheta-interpose.so" --mheta "$build/cli/mheta" \
+    --cluster "$tmp/cluster.json" --np "$ranks" --rows "$rows" --iterations 30 --tolerance 0.05 \
+    -- "$build/tests/interpose/interpose_nas_style_cg" | head -1 || true
+done
