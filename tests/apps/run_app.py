@@ -48,10 +48,13 @@ def check_error(args, extra, work, env):
         fail("a dist.txt with the wrong number of ranks should exit 2, got %d" % done.returncode)
     if bad_dist not in done.stderr or "ranks" not in done.stderr:
         fail("the error should name %s and the ranks: %r" % (bad_dist, done.stderr))
-    # Data generated under Blk, then opened under another distribution.
+    # Data generated under Blk, reused by a second run, then opened under
+    # another distribution.
     data = os.path.join(work, "blk")
-    if run(args, extra, data, env).returncode != 0:
-        fail("the run under Blk failed")
+    for attempt in ("generates", "reuses"):
+        done = run(args, extra, data, env)
+        if done.returncode != 0 or "PASS" not in done.stdout:
+            fail("the run under Blk that %s the data failed" % attempt)
     other = os.path.join(work, "other.txt")
     with open(other, "w") as f:
         f.write(" ".join(str(r) for r in uneven_distribution(args.rows, args.ranks)) + "\n")
