@@ -84,6 +84,42 @@ std::vector<double> water_fill(std::span<const double> weight, std::span<const s
   }
 }
 
+// Rows whose work (the sum of row weights, or rows) is in proportion to
+// `shares`: rows do not all weigh the same in sparse codes (the paper's
+// limitation 3), so Bal cuts the rows where the cumulative work reaches
+// each rank's share.
+std::vector<std::int64_t> rows_for_work_shares(const model::Model& model, const RowBounds& bounds,
+                                               std::span<const double> shares) {
+  const double total_share = std::accumulate(shares.begin(), shares.end(), 0.0);
+  const double total_work = model.work_of_rows(0, bounds.total);
+  if (total_share <= 0 || total_work <= 0) return round_shares(shares, bounds);
+  std::vector<std::int64_t> rows;
+  double cumulative = 0;
+  std::int64_t previous_cut = 0;
+  for (std::size_t r = 0; r < shares.size(); ++r) {
+    cumulative += shares[r];
+    const double target = total_work * cumulative / total_share;
+    // The first row count whose work reaches the target, or the one before
+    // it when that is nearer.
+    std::int64_t lo = previous_cut;
+    std::int64_t hi = bounds.total;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (model.work_of_rows(0, mid) < target) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo > previous_cut && target - model.work_of_rows(0, lo - 1) < model.work_of_rows(0, lo) - target) --lo;
+    if (r + 1 == shares.size()) lo = bounds.total;
+    rows.push_back(lo - previous_cut);
+    previous_cut = lo;
+  }
+  fit_to_bounds(rows, bounds);
+  return rows;
+}
+
 // When the in-core capacity cannot hold the data: every rank at its cap,
 // the rest on the one rank that `cost` rates cheapest for it.
 template <typename Cost>
@@ -116,7 +152,7 @@ std::vector<std::int64_t> rows_of(const model::Model& model, const RowBounds& bo
       return round_shares(equal, bounds);
     }
     case Canonical::bal:
-      return round_shares(speeds(model, bounds), bounds);
+      return rows_for_work_shares(model, bounds, speeds(model, bounds));
     case Canonical::in_core:
     case Canonical::in_core_balanced: {
       const std::vector<std::int64_t> caps = in_core_caps(model, bounds);

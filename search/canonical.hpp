@@ -2,8 +2,8 @@
 // The canonical distributions of the MHETA paper (§5.1, Fig 8) and the
 // spectrum between them that the paper tested its predictions on.
 //   Blk      equal rows
-//   Bal      rows in proportion to compute speed (1 / compute seconds per
-//            row), ignoring I/O
+//   Bal      work in proportion to compute speed (1 / compute seconds per
+//            unit of work: a row, or its weight), ignoring I/O
 //   I-C      minimize I/O, ignoring load: rows in proportion to what each
 //            rank holds in core; when the ranks cannot hold everything in
 //            core, each holds what it can and the rest goes to the one rank

@@ -26,6 +26,21 @@ TEST(Canonical, BalIsProportionalToComputeSpeed) {
   EXPECT_EQ(bal.rows, (std::vector<std::int64_t>{400, 200, 100}));
 }
 
+TEST(Canonical, BalBalancesWorkWhenRowsWeighDifferently) {
+  // Rows 0-49 weigh 3, rows 50-99 weigh 1 (200 units); equal CPUs.
+  Instance i = testing::compute_only({1e-4, 1e-4}, 100);
+  i.profile.row_weights.assign(100, 1.0);
+  for (int r = 0; r < 50; ++r) i.profile.row_weights[static_cast<std::size_t>(r)] = 3.0;
+  // Instrumented under Blk, rank 0 computed its 150 units in three times
+  // rank 1's time for 50: the same speed per unit.
+  i.profile.ranks[0].sections[0].stages[0].compute_s *= 3;
+  const model::Model m(i.profile, i.cluster);
+  const model::GenBlock bal = canonical_distribution(m, row_bounds(m, 0), Canonical::bal);
+  // 100 units each: rank 0 takes 33 heavy rows (99) or 34 (102); rank 1 the rest.
+  EXPECT_NEAR(static_cast<double>(bal.rows[0]), 100.0 / 3, 1.0);
+  EXPECT_EQ(bal.total_rows(), 100);
+}
+
 TEST(Canonical, InCoreKeepsEveryRankInCoreWhenMemoryAllows) {
   // Room for 60, 20 and 20 rows; 80 rows to place.
   const Instance i = testing::memory_limited({60, 20, 20}, 80);
