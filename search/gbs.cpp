@@ -89,6 +89,64 @@ CommonFinish common_finish_time(const model::Model& model, const RowBounds& boun
 
 namespace {
 
+struct Candidates {
+  std::vector<int> donors;
+  std::vector<int> receivers;
+};
+
+// Which ranks give rows and which take them in a refining round.
+Candidates candidates(const model::Prediction& p, const std::vector<std::int64_t>& current, const RowBounds& bounds) {
+  constexpr int kReceivers = 3;
+  constexpr int kAllPairs = 16;
+  const int n = bounds.ranks();
+  Candidates c;
+  if (n <= kAllPairs) {
+    // Few ranks: every move is worth trying (pipelines, where the best
+    // distribution is not the one that balances the ranks' busy time).
+    for (int r = 0; r < n; ++r) {
+      c.donors.push_back(r);
+      c.receivers.push_back(r);
+    }
+    return c;
+  }
+  auto busy = [&](int r) {
+    const model::RankBreakdown& b = p.ranks[static_cast<std::size_t>(r)];
+    return b.total_s - b.wait_s;
+  };
+  int busiest = 0;
+  for (int r = 1; r < n; ++r) {
+    if (busy(r) > busy(busiest)) busiest = r;
+  }
+  // Donors: the rank that finishes last and the busiest one.
+  c.donors.push_back(p.slowest_rank);
+  if (busiest != p.slowest_rank) c.donors.push_back(busiest);
+  // Receivers: the least busy ranks that own rows, the least busy that owns
+  // none, and each donor's neighbours.
+  std::vector<int> by_busy;
+  for (int r = 0; r < n; ++r) {
+    if (bounds.hi[static_cast<std::size_t>(r)] > current[static_cast<std::size_t>(r)]) by_busy.push_back(r);
+  }
+  std::sort(by_busy.begin(), by_busy.end(), [&](int a, int b) { return busy(a) < busy(b); });
+  int owning = 0;
+  bool empty_taken = false;
+  for (int r : by_busy) {
+    const bool owns = current[static_cast<std::size_t>(r)] > 0;
+    if (owns && owning < kReceivers) {
+      c.receivers.push_back(r);
+      ++owning;
+    } else if (!owns && !empty_taken) {
+      c.receivers.push_back(r);
+      empty_taken = true;
+    }
+  }
+  for (int d : c.donors) {
+    for (int nb : {d - 1, d + 1}) {
+      if (nb >= 0 && nb < n) c.receivers.push_back(nb);
+    }
+  }
+  return c;
+}
+
 // Step 3: local search under the full model from `start`. Returns the
 // number of moves kept; the best distribution is in the objective.
 int refine(Objective& objective, std::vector<std::int64_t> current) {
@@ -103,55 +161,11 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
   std::vector<std::int64_t> in_core;
   for (int r = 0; r < n; ++r) in_core.push_back(std::min(model.max_in_core_rows(r), bounds.hi[static_cast<std::size_t>(r)]));
   // Each round: one prediction and a few candidate moves.
-  constexpr int kReceivers = 3;
-  constexpr int kAllPairs = 16;
   while (step >= 1) {
     const model::Prediction p = objective.predict(current);
-    auto busy = [&](int r) {
-      const model::RankBreakdown& b = p.ranks[static_cast<std::size_t>(r)];
-      return b.total_s - b.wait_s;
-    };
-    int busiest = 0;
-    for (int r = 1; r < n; ++r) {
-      if (busy(r) > busy(busiest)) busiest = r;
-    }
-    std::vector<int> donors;
-    std::vector<int> receivers;
-    if (n <= kAllPairs) {
-      // Few ranks: every move is worth trying (pipelines, where the best
-      // distribution is not the one that balances the ranks' busy time).
-      for (int r = 0; r < n; ++r) {
-        donors.push_back(r);
-        receivers.push_back(r);
-      }
-    } else {
-      donors.push_back(p.slowest_rank);
-      if (busiest != p.slowest_rank) donors.push_back(busiest);
-      // Receivers: the least busy ranks that own rows, the least busy that
-      // owns none, and each donor's neighbours.
-      std::vector<int> by_busy;
-      for (int r = 0; r < n; ++r) {
-        if (bounds.hi[static_cast<std::size_t>(r)] > current[static_cast<std::size_t>(r)]) by_busy.push_back(r);
-      }
-      std::sort(by_busy.begin(), by_busy.end(), [&](int a, int b) { return busy(a) < busy(b); });
-      int owning = 0;
-      bool empty_taken = false;
-      for (int r : by_busy) {
-        const bool owns = current[static_cast<std::size_t>(r)] > 0;
-        if (owns && owning < kReceivers) {
-          receivers.push_back(r);
-          ++owning;
-        } else if (!owns && !empty_taken) {
-          receivers.push_back(r);
-          empty_taken = true;
-        }
-      }
-      for (int d : donors) {
-        for (int nb : {d - 1, d + 1}) {
-          if (nb >= 0 && nb < n) receivers.push_back(nb);
-        }
-      }
-    }
+    const Candidates c = candidates(p, current, bounds);
+    const std::vector<int>& donors = c.donors;
+    const std::vector<int>& receivers = c.receivers;
     double best_s = current_s;
     std::vector<std::int64_t> best;
     std::vector<std::int64_t> candidate;
