@@ -1,0 +1,385 @@
+#include "io/redistribution.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/manifest.hpp"
+#include "io/redistribution_checksum.hpp"
+#include "io/redistribution_fault.hpp"
+#include "io/redistribution_recovery.hpp"
+#include "model/redistribution_plan.hpp"
+
+namespace mheta::io {
+
+namespace {
+
+// Rows of one variable this rank writes into its new block: kept from its
+// old block or received from `peer`, with the checksum the rows had when
+// they were read from the old block.
+struct Piece {
+  int peer = -1;  // -1: kept
+  std::int64_t first_row = 0;  // global
+  std::int64_t rows = 0;
+  std::uint64_t checksum = 0;
+};
+
+// The first failure on this rank; later steps are skipped but the rank keeps
+// taking part in every message and collective, so no other rank waits for
+// it forever. The ranks agree on the outcome afterwards.
+class FirstError {
+ public:
+  void attempt(const std::function<void()>& step) {
+    if (!text_.empty()) return;
+    try {
+      step();
+    } catch (const std::exception& e) {
+      text_ = e.what();
+      if (text_.empty()) text_ = "failed";
+    }
+  }
+  bool failed() const { return !text_.empty(); }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// Every rank learns whether any failed, and the lowest failing rank's
+// message ("rank r: ..."); empty when none did. Collective.
+std::string agree(MPI_Comm comm, const FirstError& error) {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mine = error.failed() ? rank : size;
+  int first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return "";
+  std::string text = rank == first ? error.text() : "";
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
+  return "rank " + std::to_string(first) + ": " + text;
+}
+
+void sync_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw LocalArrayError(path.string() + ": cannot open to sync: " + std::strerror(errno));
+  const bool ok = ::fsync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!ok) throw LocalArrayError(path.string() + ": cannot sync (disk full?): " + std::strerror(saved));
+}
+
+std::vector<Piece> split(int peer, std::int64_t first_row, std::int64_t rows, std::int64_t piece_rows) {
+  std::vector<Piece> pieces;
+  for (std::int64_t done = 0; done < rows; done += piece_rows) {
+    pieces.push_back({peer, first_row + done, std::min(piece_rows, rows - done), 0});
+  }
+  return pieces;
+}
+
+constexpr int kSlots = 2;  // pieces in flight each way: one on the wire, one being read or written
+constexpr std::size_t kTrailer = sizeof(std::uint64_t);
+
+// Copies, sends and receives one variable's rows into its new block.
+// Returns the pieces written, for verification. Deadlock-free: sends and
+// receives are posted in global row order on both sides, so the lowest
+// unfinished piece always has its send and its receive posted.
+class VariableExchange {
+ public:
+  VariableExchange(MPI_Comm comm, int rank, int tag, std::int64_t bytes_per_row, std::int64_t piece_rows,
+                   FirstError& error)
+      : comm_(comm), rank_(rank), tag_(tag), bpr_(bytes_per_row), piece_rows_(piece_rows), error_(error) {
+    const std::size_t bytes = static_cast<std::size_t>(piece_rows * bytes_per_row) + kTrailer;
+    for (auto& b : send_buffers_) b.resize(bytes);
+    for (auto& b : recv_buffers_) b.resize(bytes);
+    copy_buffer_.resize(bytes);
+  }
+
+  std::vector<Piece> run(LocalArray* old_block, LocalArray* new_block, const model::GenBlock& from,
+                         const model::GenBlock& to, std::int64_t& bytes_sent, std::int64_t& messages) {
+    std::vector<Piece> outgoing;
+    std::vector<Piece> incoming;
+    for (const model::RowTransfer& t : model::plan_transfers(from, to)) {
+      if (t.from == rank_) {
+        auto p = split(t.to, t.first_row, t.rows, piece_rows_);
+        outgoing.insert(outgoing.end(), p.begin(), p.end());
+      }
+      if (t.to == rank_) {
+        auto p = split(t.from, t.first_row, t.rows, piece_rows_);
+        incoming.insert(incoming.end(), p.begin(), p.end());
+      }
+    }
+    const std::int64_t old_first = from.first_row(rank_);
+    const std::int64_t new_first = to.first_row(rank_);
+    const std::int64_t kept_first = std::max(old_first, new_first);
+    const std::int64_t kept_end = std::min(old_first + from.rows[static_cast<std::size_t>(rank_)],
+                                           new_first + to.rows[static_cast<std::size_t>(rank_)]);
+    std::vector<Piece> kept = split(-1, kept_first, std::max<std::int64_t>(0, kept_end - kept_first), piece_rows_);
+
+    std::vector<Piece> written;
+    std::array<MPI_Request, 2 * kSlots> requests;
+    requests.fill(MPI_REQUEST_NULL);
+    std::array<std::size_t, 2 * kSlots> slot_piece{};
+    std::size_t next_out = 0;
+    std::size_t next_in = 0;
+    std::size_t next_kept = 0;
+    bool received_any = false;
+
+    auto post_send = [&](int slot) {
+      if (next_out == outgoing.size()) return;
+      const Piece& p = outgoing[next_out];
+      std::byte* buffer = send_buffers_[static_cast<std::size_t>(slot)].data();
+      error_.attempt([&] { old_block->read_rows(p.first_row - old_first, p.rows, buffer); });
+      const std::uint64_t sum = rows_checksum(p.first_row, p.rows, bpr_, buffer);
+      std::memcpy(buffer + p.rows * bpr_, &sum, kTrailer);
+      MPI_Isend(buffer, static_cast<int>(p.rows * bpr_ + static_cast<std::int64_t>(kTrailer)), MPI_BYTE, p.peer, tag_,
+                comm_, &requests[static_cast<std::size_t>(slot)]);
+      bytes_sent += p.rows * bpr_;
+      ++messages;
+      ++next_out;
+    };
+    auto post_recv = [&](int slot) {
+      if (next_in == incoming.size()) return;
+      const Piece& p = incoming[next_in];
+      slot_piece[static_cast<std::size_t>(kSlots + slot)] = next_in;
+      MPI_Irecv(recv_buffers_[static_cast<std::size_t>(slot)].data(),
+                static_cast<int>(p.rows * bpr_ + static_cast<std::int64_t>(kTrailer)), MPI_BYTE, p.peer, tag_, comm_,
+                &requests[static_cast<std::size_t>(kSlots + slot)]);
+      ++next_in;
+    };
+    auto write_piece = [&](Piece p, const std::byte* rows) {
+      error_.attempt([&] { new_block->write_rows(p.first_row - new_first, p.rows, rows); });
+      written.push_back(p);
+      if (p.peer >= 0 && !received_any) fault_point("mid-write", rank_);
+      received_any = received_any || p.peer >= 0;
+    };
+    auto copy_kept = [&] {
+      Piece p = kept[next_kept++];
+      error_.attempt([&] { old_block->read_rows(p.first_row - old_first, p.rows, copy_buffer_.data()); });
+      p.checksum = rows_checksum(p.first_row, p.rows, bpr_, copy_buffer_.data());
+      write_piece(p, copy_buffer_.data());
+    };
+
+    for (int s = 0; s < kSlots; ++s) {
+      post_recv(s);
+      post_send(s);
+    }
+    std::array<int, 2 * kSlots> done{};
+    for (;;) {
+      int count = 0;
+      if (next_kept < kept.size()) {
+        // Local copies fill the time the messages are on the wire.
+        copy_kept();
+        MPI_Testsome(2 * kSlots, requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
+      } else {
+        MPI_Waitsome(2 * kSlots, requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
+        if (count == MPI_UNDEFINED) break;  // nothing active: all sent and received
+      }
+      for (int i = 0; i < std::max(count, 0); ++i) {
+        const int index = done[static_cast<std::size_t>(i)];
+        if (index < kSlots) {
+          post_send(index);
+          continue;
+        }
+        const int slot = index - kSlots;
+        Piece p = incoming[slot_piece[static_cast<std::size_t>(index)]];
+        const std::byte* buffer = recv_buffers_[static_cast<std::size_t>(slot)].data();
+        std::memcpy(&p.checksum, buffer + p.rows * bpr_, kTrailer);
+        write_piece(p, buffer);
+        post_recv(slot);
+      }
+    }
+    return written;
+  }
+
+  // Reads every written piece back from the reopened new block.
+  void verify(LocalArray& block, std::vector<Piece> pieces) {
+    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.first_row < b.first_row; });
+    std::int64_t expected = block.first_row();
+    for (const Piece& p : pieces) {
+      if (p.first_row != expected) {
+        throw LocalArrayError(block.path().string() + ": rows from global row " + std::to_string(expected) +
+                              " were never written");
+      }
+      block.read_rows(p.first_row - block.first_row(), p.rows, copy_buffer_.data());
+      if (rows_checksum(p.first_row, p.rows, bpr_, copy_buffer_.data()) != p.checksum) {
+        throw LocalArrayError(block.path().string() + ": global rows [" + std::to_string(p.first_row) + ", " +
+                              std::to_string(p.first_row + p.rows) + ") read back differ from the rows " +
+                              (p.peer < 0 ? "kept" : "rank " + std::to_string(p.peer) + " sent"));
+      }
+      expected += p.rows;
+    }
+    if (expected != block.first_row() + block.local_rows()) {
+      throw LocalArrayError(block.path().string() + ": " + std::to_string(expected - block.first_row()) +
+                            " rows written, the block has " + std::to_string(block.local_rows()));
+    }
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_;
+  int tag_;
+  std::int64_t bpr_;
+  std::int64_t piece_rows_;
+  FirstError& error_;
+  std::array<std::vector<std::byte>, kSlots> send_buffers_;
+  std::array<std::vector<std::byte>, kSlots> recv_buffers_;
+  std::vector<std::byte> copy_buffer_;
+};
+
+double slowest(MPI_Comm comm, double seconds) {
+  double most = 0;
+  MPI_Allreduce(&seconds, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return most;
+}
+
+}  // namespace
+
+RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& dir,
+                                 const std::vector<RowShape>& variables, const model::GenBlock& from,
+                                 const model::GenBlock& to, const RedistributionOptions& options) {
+  RedistributionStats stats;
+  if (from == to) return stats;
+  // Our messages must never match the program's.
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(outer, &comm);
+  struct FreeComm {
+    MPI_Comm& c;
+    ~FreeComm() { MPI_Comm_free(&c); }
+  } free_comm{comm};
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (from.ranks() != size || to.ranks() != size || from.total_rows() != to.total_rows()) {
+    throw RedistributionError("the distributions must both have " + std::to_string(size) +
+                              " ranks and the same rows (from: " + std::to_string(from.ranks()) + " ranks, " +
+                              std::to_string(from.total_rows()) + " rows; to: " + std::to_string(to.ranks()) +
+                              " ranks, " + std::to_string(to.total_rows()) + " rows)");
+  }
+  const double start = MPI_Wtime();
+  const std::filesystem::path staging = staging_dir(dir);
+  const Manifest manifest{ManifestState::prepared, from, to, variables};
+
+  // 1. Prepared: from here until the commit, a restart discards the staging directory.
+  FirstError error;
+  if (rank == 0) {
+    error.attempt([&] {
+      if (auto existing = read_manifest(dir); existing && existing->state != ManifestState::complete) {
+        throw RedistributionError(manifest_path(dir).string() +
+                                  ": a redistribution is in progress or was interrupted; recover first");
+      }
+      write_manifest(dir, manifest);
+    });
+  }
+  if (std::string failure = agree(comm, error); !failure.empty()) throw RedistributionError(failure);
+
+  // 2. New blocks beside the old ones.
+  std::vector<std::vector<Piece>> written(variables.size());
+  {
+    std::int64_t bytes_sent = 0;
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+      const RowShape& shape = variables[v];
+      std::optional<LocalArray> old_block;
+      std::optional<LocalArray> new_block;
+      error.attempt([&] {
+        std::filesystem::create_directories(staging);
+        old_block.emplace(LocalArray::open(dir, shape, from, rank));
+        new_block.emplace(LocalArray::create(staging, shape, to, rank));
+      });
+      const std::int64_t piece_rows = std::max<std::int64_t>(1, options.piece_bytes / shape.bytes_per_row());
+      VariableExchange exchange(comm, rank, static_cast<int>(v), shape.bytes_per_row(), piece_rows, error);
+      // A rank whose blocks could not be opened still sends and receives
+      // (into nowhere), so the others finish and learn of the failure.
+      written[v] = exchange.run(old_block ? &*old_block : nullptr, new_block ? &*new_block : nullptr, from, to,
+                                bytes_sent, stats.pieces);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bytes_sent, 1, MPI_INT64_T, MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &stats.pieces, 1, MPI_INT64_T, MPI_SUM, comm);
+    stats.bytes_moved = bytes_sent;
+  }
+  fault_point("after-exchange", rank);
+  const double exchanged = MPI_Wtime();
+
+  // 3. Synced, reopened (row counts and metadata), read back (checksums).
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    const RowShape& shape = variables[v];
+    error.attempt([&] {
+      sync_file(local_array_path(staging, shape.variable, rank));
+      LocalArray block = LocalArray::open(staging, shape, to, rank);
+      const std::int64_t piece_rows = std::max<std::int64_t>(1, options.piece_bytes / shape.bytes_per_row());
+      VariableExchange(comm, rank, 0, shape.bytes_per_row(), piece_rows, error).verify(block, written[v]);
+    });
+  }
+  error.attempt([&] { sync_directory(staging); });
+  fault_point("before-commit", rank);
+
+  // 4. All verified, or all roll back.
+  std::string failure = agree(comm, error);
+  if (failure.empty() && rank == 0) {
+    error.attempt([&] {
+      Manifest committed = manifest;
+      committed.state = ManifestState::committed;
+      write_manifest(dir, committed);
+    });
+  }
+  if (failure.empty()) failure = agree(comm, error);
+  if (!failure.empty()) {
+    if (rank == 0) {
+      try {
+        recover_data_dir(dir);
+      } catch (const std::exception& e) {
+        failure += std::string("; rolling back failed too: ") + e.what();
+      }
+    }
+    MPI_Barrier(comm);
+    throw RedistributionError(failure + " (rolled back: the data is unchanged, in its old distribution)");
+  }
+  stats.exchange_s = slowest(comm, exchanged - start);
+  stats.verify_s = slowest(comm, MPI_Wtime() - exchanged);
+  const double verified = MPI_Wtime();
+
+  // 5. Committed: switch every block, then record completion. Failing here
+  // leaves the commit standing; recover() finishes the switch.
+  fault_point("after-commit", rank);
+  error.attempt([&] {
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+      const std::string& name = variables[v].variable;
+      std::filesystem::rename(local_array_path(staging, name, rank), local_array_path(dir, name, rank));
+      if (v == 0) fault_point("mid-switch", rank);
+    }
+    sync_directory(dir);
+  });
+  if (std::string problem = agree(comm, error); !problem.empty()) {
+    throw RedistributionError(problem + " (committed: run recovery to finish the switch)");
+  }
+  if (rank == 0) {
+    error.attempt([&] {
+      std::filesystem::remove_all(staging);
+      Manifest complete = manifest;
+      complete.state = ManifestState::complete;
+      write_manifest(dir, complete);
+    });
+  }
+  if (std::string problem = agree(comm, error); !problem.empty()) {
+    throw RedistributionError(problem + " (committed: run recovery to finish)");
+  }
+  for (const RowShape& shape : variables) stats.bytes_written += to.total_rows() * shape.bytes_per_row();
+  stats.switch_s = slowest(comm, MPI_Wtime() - verified);
+  stats.total_s = slowest(comm, MPI_Wtime() - start);
+  return stats;
+}
+
+}  // namespace mheta::io

@@ -1,0 +1,24 @@
+#pragma once
+// Fault injection for the redistribution's crash tests, compiled in always
+// and inert unless MHETA_REDISTRIBUTE_KILL is set:
+//   MHETA_REDISTRIBUTE_KILL=<point>[@<rank>]
+// makes rank <rank> (default 0) send itself SIGKILL when it reaches <point>,
+// one of kFaultPoints. Nothing is cleaned up, as with a real crash.
+#include <array>
+#include <string_view>
+
+namespace mheta::io {
+
+inline constexpr std::array<std::string_view, 5> kFaultPoints = {
+    "mid-write",       // the first received piece of the new block is written
+    "after-exchange",  // every piece is exchanged and written, nothing synced or verified
+    "before-commit",   // the new blocks are synced and verified, the manifest not committed
+    "after-commit",    // the manifest is committed, no file switched
+    "mid-switch",      // this rank switched its first file
+};
+
+// Kills this process when MHETA_REDISTRIBUTE_KILL names `point` and `rank`.
+// Throws std::invalid_argument when the variable names no known point.
+void fault_point(std::string_view point, int rank);
+
+}  // namespace mheta::io
