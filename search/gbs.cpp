@@ -6,6 +6,7 @@
 
 #include "search/canonical.hpp"
 #include "search/prophet.hpp"
+#include "search/search_error.hpp"
 
 namespace mheta::search {
 
@@ -70,7 +71,16 @@ CommonFinish common_finish_time(const model::Model& model, const RowBounds& boun
     first += start[static_cast<std::size_t>(r)];
   }
   hi = std::max(hi, 1e-300);
-  while (fill(model, bounds, hi, rows) < bounds.total) hi *= 2;
+  for (int doubling = 0; fill(model, bounds, hi, rows) < bounds.total; ++doubling) {
+    // Finite busy times always fit under some doubling; only NaN or
+    // infinite costs in the inputs get here.
+    if (doubling == 2000) {
+      throw SearchError(SearchError::Cause::inputs,
+                        "the per-rank model gives no finite finish time for the data (non-finite costs in the "
+                        "profile or cluster)");
+    }
+    hi *= 2;
+  }
   double lo = 0;
   // Relative precision 1e-9 is far below the model's own accuracy; the
   // iteration cap guards against pathological (denormal) times.
