@@ -9,10 +9,12 @@
 # MPI_File_write_at, as it reports per iteration (the slowest rank's seconds),
 # leaving out the first iteration: its writes fill v's blocks for the first
 # time (the file is allocated, never filled), which plain I/O on u does not.
-# Right after each app run, one process per rank, all at once, pwrite()s then
-# pread()s the same number of bytes in chunks of the ICLA's size over the
-# first block-size bytes of that rank's own u file, from and into one buffer.
-# Both go through the page cache (the data is far smaller than memory);
+# Right after each app run, one apps/plain_io process per rank, all at once,
+# pwrite()s then pread()s the same number of bytes in chunks of the ICLA's
+# size over the first block-size bytes of that rank's own u file, from and
+# into one buffer.
+# Both start with no dirty pages (sync) and go through the page cache (the
+# data is far smaller than memory);
 # MHETA_BENCH_DIR chooses the disk (default /tmp). Sizes: MHETA_BENCH_ROWS,
 # MHETA_BENCH_COLS, MHETA_BENCH_ITERS, MHETA_BENCH_BUDGET.
 set -euo pipefail
@@ -29,43 +31,23 @@ trap 'rm -rf "$work"' EXIT
 echo "jacobi ${rows}x${cols} doubles, $iters iterations, $ranks ranks, MHETA_MEMORY_BYTES=$budget, in $work"
 
 measure() {  # measure <app output> <iterations>: prints one JSON line
-  python3 - "$1" "$2" <<'PY'
-import json, os, sys, time
-from multiprocessing import Process, Queue
+  python3 - "$1" "$2" "$build/apps/plain_io" <<'PY'
+import json, os, subprocess, sys
 
-app_output, passes = sys.argv[1], int(sys.argv[2])
+app_output, passes, plain_io = sys.argv[1], int(sys.argv[2]) - 1, sys.argv[3]
 ranks = [json.loads(l) for l in open(app_output) if '"mheta":"rank"' in l]
 for k in ranks:
     k["iterations"] = k["iterations"][1:]
-passes -= 1
-
-def plain(path, total, chunk, queue):
-    buffer = memoryview(bytearray(os.urandom(chunk)))
-    block = max(chunk, total // passes)
-    fd = os.open(path, os.O_RDWR)
-    def sweep(call):
-        start = time.perf_counter()
-        done = 0
-        while done < total:
-            offset = done % block
-            n = min(chunk, block - offset, total - done)
-            call(fd, buffer[:n], offset)
-            done += n
-        return time.perf_counter() - start
-    written = sweep(lambda fd, b, o: os.pwrite(fd, b, o))
-    read = sweep(lambda fd, b, o: os.preadv(fd, [b], o))
-    os.close(fd)
-    queue.put((written, read))
-
-queue, procs = Queue(), []
+os.sync()  # start from clean pages, as the app did
+procs = []
 for k in ranks:
     v = k["variables"][0]
-    path = os.path.join(os.path.dirname(app_output), "data", "u.%d.h5" % k["rank"])
     total = sum(it["read_bytes"] for it in k["iterations"])
-    procs.append(Process(target=plain, args=(path, total, v["icla_rows"] * v["bytes_per_row"], queue)))
-for p in procs: p.start()
-results = [queue.get() for _ in procs]
-for p in procs: p.join()
+    path = os.path.join(os.path.dirname(app_output), "data", "u.%d.h5" % k["rank"])
+    procs.append(subprocess.Popen([plain_io, "--file", path, "--bytes", str(total),
+                                   "--chunk", str(v["icla_rows"] * v["bytes_per_row"]),
+                                   "--block", str(total // passes)], stdout=subprocess.PIPE, text=True))
+results = [json.loads(p.communicate()[0]) for p in procs]
 read_bytes = sum(it["read_bytes"] for k in ranks for it in k["iterations"])
 write_bytes = sum(it["write_bytes"] for k in ranks for it in k["iterations"])
 v = ranks[0]["variables"][0]
@@ -74,13 +56,14 @@ print(json.dumps({
     "read_bytes": read_bytes, "write_bytes": write_bytes,
     "app_read": read_bytes / max(sum(it["read_seconds"] for it in k["iterations"]) for k in ranks),
     "app_write": write_bytes / max(sum(it["write_seconds"] for it in k["iterations"]) for k in ranks),
-    "plain_read": read_bytes / max(r for _, r in results),
-    "plain_write": write_bytes / max(w for w, _ in results)}))
+    "plain_read": read_bytes / max(r["read_seconds"] for r in results),
+    "plain_write": write_bytes / max(r["write_seconds"] for r in results)}))
 PY
 }
 
 for r in $(seq "$repeats"); do
   rm -rf "$work/data"
+  sync  # no dirty pages of earlier runs being written back during this one
   MHETA_MEMORY_BYTES=$budget ${MPIEXEC:-mpiexec} -n "$ranks" "$build/apps/jacobi" --rows "$rows" --cols "$cols" \
     --iters "$iters" --data "$work/data" --no-check > "$work/app.jsonl"
   measure "$work/app.jsonl" "$iters" >> "$work/results.jsonl"
