@@ -12,6 +12,7 @@ exits non-zero with a message when what it checks does not hold.
               `mheta predict` with the distribution it ran with is close to
               the measured iteration time
   run-errors  bad settings make `mheta run` fail before the program starts
+  app         an app of apps/ under `mheta run`: result and profile
 """
 import argparse
 import collections
@@ -223,6 +224,60 @@ def cmd_predict(args):
     print("ok")
 
 
+def block_rows(rows, ranks):
+    return [rows // ranks + (1 if r < rows % ranks else 0) for r in range(ranks)]
+
+
+def cmd_app(args):
+    """An app of apps/ under `mheta run`: same result as without the
+    interposer, and a profile whose distribution, variables, I/O bytes and
+    messages are what the app does (MHETA_MEMORY_BYTES keeps it out of core;
+    the captured iteration is the second, marked by the app)."""
+    name = os.path.basename(args.program[0])
+    env = {"MHETA_MEMORY_BYTES": str(args.budget)}
+    with tempfile.TemporaryDirectory() as tmp:
+        common = ["--rows", str(args.rows), "--iters", str(args.iterations)]
+        plain_out = run([args.mpiexec, "-n", str(args.np)] + args.program + common + ["--data", os.path.join(tmp, "a")], env).stdout
+        profile_path = os.path.join(tmp, "profile.json")
+        out = run([args.mheta, "run", "-n", str(args.np), "--profile", profile_path, "--"] + args.program + common +
+                  ["--data", os.path.join(tmp, "b")], env).stdout
+        verdict = [line for line in plain_out.splitlines() if "PASS" in line]
+        if not verdict or verdict != [line for line in out.splitlines() if "PASS" in line]:
+            fail("%s: result differs under the interposer:\n%s\n---\n%s" % (name, verdict, out))
+        p = load_profile(profile_path)
+    rows = block_rows(args.rows, args.np)
+    if p["distribution"] != rows:
+        fail("%s: distribution %s, expected Blk %s" % (name, p["distribution"], rows))
+    sends, collectives = check_consistent(p)
+    bpr = {v["name"]: v["bytes_per_row"] for v in p["variables"]}
+    written = {v["name"] for v in p["variables"] if v["access"] == "read_write"}
+    for r, rank in enumerate(p["ranks"]):
+        _, io = totals(rank)
+        read_vars = {v for (v, kind) in io if kind == "reads" and io[(v, kind)]["bytes"] > 0}
+        if not read_vars:
+            fail("%s rank %d reads nothing in the captured iteration" % (name, r))
+        for v in read_vars:
+            expected = args.sweeps_read * rows[r] * bpr[v]
+            if io[(v, "reads")]["bytes"] != expected:
+                fail("%s rank %d read %d bytes of %s, expected %d sweep(s) of %d rows x %d bytes" %
+                     (name, r, io[(v, "reads")]["bytes"], v, args.sweeps_read, rows[r], bpr[v]))
+        for v in written:
+            expected = args.sweeps_written * rows[r] * bpr[v]
+            if io[(v, "writes")]["bytes"] != expected:
+                fail("%s rank %d wrote %d bytes of %s, expected %d" % (name, r, io[(v, "writes")]["bytes"], v, expected))
+        peers = sorted({c["peer"] for s in rank["sections"] for c in s["comm"] if c["op"] in ("send", "recv")})
+        if args.pattern == "neighbours" and peers != [q for q in (r - 1, r + 1) if 0 <= q < args.np]:
+            fail("%s rank %d exchanges with %s, expected its neighbours" % (name, r, peers))
+        if args.pattern == "collectives" and peers:
+            fail("%s rank %d sends point-to-point messages to %s" % (name, r, peers))
+    if args.collectives and not set(args.collectives.split(",")) <= set(collectives):
+        fail("%s: collectives %s do not include %s" % (name, collectives, args.collectives))
+    if args.sweeps_written == 0 and written:
+        fail("%s: variables %s written, but the app only reads" % (name, sorted(written)))
+    print("ok: %s on %d ranks: result unchanged; profile: Blk %s, variables %s, %d messages, collectives %s" %
+          (name, args.np, rows, sorted(bpr), sum(sends.values()), collectives))
+
+
 def cmd_run_errors(args):
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "started")
@@ -268,7 +323,7 @@ def cmd_run_errors(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors"])
+    parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -278,6 +333,10 @@ def main():
     parser.add_argument("--rows", type=int, default=40000)
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=98304, help="app: MHETA_MEMORY_BYTES")
+    parser.add_argument("--sweeps-read", type=int, default=1)
+    parser.add_argument("--sweeps-written", type=int, default=0)
+    parser.add_argument("--pattern", choices=["neighbours", "collectives", "any"], default="any")
     parser.add_argument("--min-messages", type=int, default=0)
     parser.add_argument("--collectives", default="")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
@@ -291,7 +350,7 @@ def main():
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     args.program = program
     {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
-     "predict": cmd_predict, "run-errors": cmd_run_errors}[args.check](args)
+     "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app}[args.check](args)
 
 
 if __name__ == "__main__":
