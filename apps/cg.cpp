@@ -73,13 +73,15 @@ bool run_cg(AppContext& ctx) {
       a.release(k, false);
     }
     mheta_mark_stage_end();
-    const double alpha = rr / vectors.dot(p, q);
+    // Once converged to zero (tiny systems), the step is zero, not 0/0.
+    const double pq = vectors.dot(p, q);
+    const double alpha = pq > 0 ? rr / pq : 0.0;
     for (std::size_t i = 0; i < local; ++i) {
       x[i] += alpha * p[i];
       r[i] -= alpha * q[i];
     }
     const double rr_next = vectors.dot(r, r);
-    const double beta = rr_next / rr;
+    const double beta = rr > 0 ? rr_next / rr : 0.0;
     rr = rr_next;
     for (std::size_t i = 0; i < local; ++i) p[i] = r[i] + beta * p[i];
     ctx.report->end_iteration();
@@ -98,11 +100,12 @@ bool run_cg(AppContext& ctx) {
     double rrs = rs.dot(rs);
     for (int k = 0; k < ctx.options.iters; ++k) {
       const Eigen::VectorXd qs = A * ps;
-      const double alpha = rrs / ps.dot(qs);
+      const double pqs = ps.dot(qs);
+      const double alpha = pqs > 0 ? rrs / pqs : 0.0;
       xs += alpha * ps;
       rs -= alpha * qs;
       const double next = rs.dot(rs);
-      ps = rs + (next / rrs) * ps;
+      ps = rs + (rrs > 0 ? next / rrs : 0.0) * ps;
       rrs = next;
     }
     const Eigen::Map<const Eigen::VectorXd> xd(x_whole.data(), b.size());

@@ -91,7 +91,10 @@ bool run_lanczos(AppContext& ctx) {
     alpha.push_back(alpha_k);
     beta.push_back(beta_k);
     v_previous = v;
-    for (std::size_t i = 0; i < local; ++i) v[i] = w[i] / beta_k;
+    // beta = 0: an invariant subspace was found (iterations >= rows); T_k
+    // stays exact with a zero coupling.
+    const double scale = beta_k > 0 ? 1.0 / beta_k : 0.0;
+    for (std::size_t i = 0; i < local; ++i) v[i] = w[i] * scale;
     ctx.report->end_iteration();
   }
   const Eigen::VectorXd ritz = tridiagonal_eigenvalues(alpha, beta);
