@@ -3,7 +3,7 @@
 # MHETA_ROWS and automatic iteration detection on 4 ranks with sleep-waiting:
 # `mheta predict` with the distribution it ran with against its measured
 # time per iteration; target within 5% (MHETA §5.2.1 metric). The cluster is
-# measured first with mheta-microbench.
+# measured first with mheta-microbench (under the interposer's sleep-wait).
 # Usage: interpose/bench/predict.sh BUILD_DIR [RANKS] [ROWS] [REPEATS]
 set -euo pipefail
 build=$(cd "${1:?usage: predict.sh BUILD_DIR [RANKS] [ROWS] [REPEATS]}" && pwd)
@@ -14,7 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 mpiexec=${MPIEXEC:-mpiexec}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$mpiexec" -n "$ranks" "$build/microbench/mheta-microbench" -o "$tmp/cluster.json" --budget 60 >/dev/null
+# The cluster is measured the way the program runs: sleep-waiting (with more
+# ranks than cores, spinning ranks would price collectives at milliseconds).
+MHETA_MPIEXEC=$mpiexec "$build/cli/mheta" run -n "$ranks" --wait sleep --capture off -- \
+  "$build/microbench/mheta-microbench" -o "$tmp/cluster.json" --budget 60 >/dev/null
 for i in $(seq "$repeats"); do
   python3 "$here/../../tests/interpose/interposer_check.py" predict \
     --mpiexec "$mpiexec" --lib "$build/interpose/libmheta-interpose.so" --mheta "$build/cli/mheta" \

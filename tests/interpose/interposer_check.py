@@ -204,7 +204,10 @@ def cmd_predict(args):
         cluster = args.cluster
         if not cluster:
             cluster = os.path.join(tmp, "cluster.json")
-            run([args.mpiexec, "-n", str(args.np), args.microbench, "-o", cluster, "--budget", "20"])
+            # Measured with sleep-waiting, as the program runs: spinning ranks
+            # on an oversubscribed node would price collectives at milliseconds.
+            run([args.mheta, "run", "-n", str(args.np), "--wait", "sleep", "--capture", "off", "--",
+                 args.microbench, "-o", cluster, "--budget", "20"])
         profile_path = os.path.join(tmp, "profile.json")
         rows = args.rows
         result = run([args.mheta, "run", "-n", str(args.np), "--rows", str(rows), "--wait", "sleep",
