@@ -89,10 +89,12 @@ class Hints {
   MPI_Info info_ = MPI_INFO_NULL;
 };
 
+// HDF5 hands `hints` to its own MPI_File_open, so the interposer can
+// attribute even the metadata accesses.
 Handle file_access(const Hints& hints) {
-  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_fapl_mpio(fapl.get(), MPI_COMM_SELF, hints.get());
-  return Handle(H5Pcopy(fapl.get()), H5Pclose);
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, MPI_COMM_SELF, hints.get());
+  return Handle(fapl, H5Pclose);
 }
 
 void write_attribute(const std::filesystem::path& path, hid_t object, const char* name,
