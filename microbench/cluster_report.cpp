@@ -125,8 +125,9 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
         {"unit_s", m.cpu.kernel_s},
         {"rounds", m.cpu.rounds}}},
       {"disk",
-       {{"api", "MPI-IO on MPI_COMM_SELF: MPI_File_read_at, MPI_File_write_at + MPI_File_sync, "
-                "MPI_File_iread_at + MPI_Wait"},
+       {{"api",
+         "MPI-IO on MPI_COMM_SELF: MPI_File_read_at, MPI_File_write_at + MPI_File_sync, "
+         "MPI_File_iread_at + MPI_Wait"},
         {"page_cache", m.disk_setup.page_cache},
         {"o_direct", false},
         {"directory", m.disk_setup.directory},
@@ -141,7 +142,8 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
         {"rounds", m.network.rounds}}},
       {"collectives",
        {{"operations", m.collectives.operations},
-        {"ranks", "sub-communicators of the first p ranks, p = 2.." + std::to_string(m.names.size())},
+        {"ranks", "sub-communicators of the first p ranks"},
+        {"rank_counts", m.collectives.rank_counts},
         {"bytes", m.collectives.sizes},
         {"bytes_meaning", "bytes each rank contributes (bcast and allreduce buffer, allgather(v) send block)"},
         {"points", m.collectives.points},

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <set>
 
-#include "microbench/timing_batch.hpp"
 #include "microbench/least_squares.hpp"
 #include "microbench/quiet_wait.hpp"
 #include "microbench/statistics.hpp"
+#include "microbench/timing_batch.hpp"
 
 namespace mheta::microbench {
 
@@ -38,9 +38,7 @@ constexpr Operation kOperations[] = {
        MPI_Allreduce(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, c);
      }},
     {"MPI_Allgather", model::Collective::allgather, true,
-     [](Buffers& b, int n, MPI_Comm c) {
-       MPI_Allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, c);
-     }},
+     [](Buffers& b, int n, MPI_Comm c) { MPI_Allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, c); }},
     {"MPI_Allgatherv", model::Collective::allgather, true,
      [](Buffers& b, int n, MPI_Comm c) {
        int p = 0;
@@ -60,6 +58,16 @@ struct Point {
   Sample time;
 };
 
+// p = 2, 3, the powers of two, and the whole communicator: enough distinct
+// counts for the three rank terms, without timing every p of a large run.
+std::vector<int> collective_rank_counts(int size) {
+  std::vector<int> counts;
+  for (int p = 2; p <= size; ++p) {
+    if (p == 3 || (p & (p - 1)) == 0 || p == size) counts.push_back(p);
+  }
+  return counts;
+}
+
 CurveFit fit_curve(const std::vector<const Point*>& points) {
   std::set<int> ranks;
   std::set<std::int64_t> bytes;
@@ -71,8 +79,7 @@ CurveFit fit_curve(const std::vector<const Point*>& points) {
   // others: log2 p needs two rank counts, p a third (else it is collinear
   // with 1 and log2 p), the byte terms two byte counts.
   CurveFit fit;
-  fit.fitted = {true, ranks.size() >= 2, ranks.size() >= 3, bytes.size() >= 2,
-                bytes.size() >= 2 && ranks.size() >= 2};
+  fit.fitted = {true, ranks.size() >= 2, ranks.size() >= 3, bytes.size() >= 2, bytes.size() >= 2 && ranks.size() >= 2};
   std::vector<int> columns;
   for (int k = 0; k < 5; ++k) {
     if (fit.fitted[static_cast<std::size_t>(k)]) columns.push_back(k);
@@ -110,11 +117,15 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   CollectiveResult result;
-  for (std::int64_t s = 8; s <= options.max_collective_bytes; s *= 8) result.sizes.push_back(s);
+  // Costs are linear in n: a few sizes decades apart pin the byte terms.
+  for (std::int64_t s = 8; s <= options.max_collective_bytes && s <= 32768; s *= 64) result.sizes.push_back(s);
+  if (result.sizes.back() < options.max_collective_bytes) result.sizes.push_back(options.max_collective_bytes);
+  result.rank_counts = collective_rank_counts(size);
+  const std::vector<int>& rank_counts = result.rank_counts;
   for (const Operation& op : kOperations) result.operations.push_back(op.mpi_name);
 
   std::vector<Point> points;
-  for (int p = 2; p <= size; ++p) {
+  for (const int p : rank_counts) {
     for (const Operation& op : kOperations) {
       if (!op.sized) {
         points.push_back({&op, p, 0, {}});
@@ -125,16 +136,17 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
   }
   result.points = static_cast<int>(points.size());
   std::vector<MPI_Comm> sub(static_cast<std::size_t>(size) + 1, MPI_COMM_NULL);
-  for (int p = 2; p <= size; ++p) {
+  for (const int p : rank_counts) {
     MPI_Comm_split(comm, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[static_cast<std::size_t>(p)]);
   }
   const auto largest = static_cast<std::size_t>(result.sizes.empty() ? 8 : result.sizes.back());
   Buffers buffers{std::vector<char>(largest, 1), std::vector<char>(largest * static_cast<std::size_t>(size)),
                   std::vector<int>(static_cast<std::size_t>(size)), std::vector<int>(static_cast<std::size_t>(size))};
 
-  for (int round = 1;; ++round) {
+  bool time_up = false;
+  for (int round = 1; !time_up; ++round) {
     std::size_t i = 0;
-    while (i < points.size()) {
+    while (i < points.size() && !time_up) {
       // All points of one rank count, then the ranks left out rejoin.
       const int p = points[i].ranks;
       const MPI_Comm c = sub[static_cast<std::size_t>(p)];
@@ -143,8 +155,8 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
         Point& point = points[i];
         const int bytes = static_cast<int>(point.bytes);
         point.op->call(buffers, bytes, c);  // warm
+        MPI_Barrier(c);                     // start together: the time is the operation's, not the skew's
         const auto mine = time_batch([&] {
-          MPI_Barrier(c);  // start together: the time is the operation's, not the skew's
           const double t0 = MPI_Wtime();
           point.op->call(buffers, bytes, c);
           return MPI_Wtime() - t0;
@@ -154,12 +166,20 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
         MPI_Reduce(mine.data(), slowest.data(), static_cast<int>(kBatch), MPI_DOUBLE, MPI_MAX, 0, c);
         if (rank == 0) add_all(point.time, slowest);
       }
-      quiet_barrier(comm);
+      // The ranks left out rejoin; after the first full round (every point
+      // has an interval) the budget is checked at every rank count, since
+      // a round on many oversubscribed ranks can take long.
+      const int mine = rank == 0 && round > 1 && budget.phase_time_up() ? 1 : 0;
+      int any = 0;
+      quiet_allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+      time_up = any == 1;
     }
     result.rounds = round;
+    if (time_up) break;
     bool want_more = false;
     if (rank == 0) {
-      for (const Point& point : points) want_more = want_more || point.time.relative_ci95() > options.target_relative_ci95;
+      for (const Point& point : points)
+        want_more = want_more || point.time.relative_ci95() > options.target_relative_ci95;
     }
     if (!budget.another_round(want_more, round)) break;
   }

@@ -1,7 +1,7 @@
 #pragma once
 // Cost curves of the collectives the model prices (model/collective.hpp):
-// each operation is timed on sub-communicators of the first p ranks,
-// p = 2..P, over a sweep of byte counts, and
+// each operation is timed on sub-communicators of the first p ranks
+// (p = 2, 3, the powers of two and P), over a sweep of byte counts, and
 //   t(p, n) = c0 + c_log2p*log2 p + c_p*p + c_bytes*n + c_bytes_log2p*n*log2 p
 // is fitted by weighted least squares. n is the bytes each rank contributes:
 // the buffer of bcast and allreduce, the send block of allgather(v).
@@ -31,6 +31,7 @@ struct CollectiveResult {
   // On rank 0 only, indexed by model::Collective.
   std::array<std::optional<CurveFit>, model::kCollectiveCount> curves;
   std::vector<std::int64_t> sizes;
+  std::vector<int> rank_counts;
   std::vector<const char*> operations;  // the MPI calls timed
   int points = 0;
   int rounds = 0;

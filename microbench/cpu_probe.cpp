@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "microbench/timing_batch.hpp"
 #include "microbench/reference_kernel.hpp"
 #include "microbench/statistics.hpp"
+#include "microbench/timing_batch.hpp"
 
 namespace mheta::microbench {
 
@@ -25,17 +25,17 @@ CpuResult probe_cpu(const Options& options, Budget& budget, MPI_Comm comm) {
   CpuResult result;
   for (int round = 0;; ++round) {
     add_all(unit, time_batch([&] {
-      const double t0 = MPI_Wtime();
-      sink = sink + kernel.run(kSweepsPerUnit);
-      // End the timed interval with an MPI call: an emulated slower CPU
-      // (`mheta run --emulate`) stretches the compute between MPI calls when
-      // the next call is made, so the stretch falls inside the interval.
-      // MPI_Test of a null request is the cheapest call that is one.
-      MPI_Request none = MPI_REQUEST_NULL;
-      int flag = 0;
-      MPI_Test(&none, &flag, MPI_STATUS_IGNORE);
-      return MPI_Wtime() - t0;
-    }));
+              const double t0 = MPI_Wtime();
+              sink = sink + kernel.run(kSweepsPerUnit);
+              // End the timed interval with an MPI call: an emulated slower CPU
+              // (`mheta run --emulate`) stretches the compute between MPI calls when
+              // the next call is made, so the stretch falls inside the interval.
+              // MPI_Test of a null request is the cheapest call that is one.
+              MPI_Request none = MPI_REQUEST_NULL;
+              int flag = 0;
+              MPI_Test(&none, &flag, MPI_STATUS_IGNORE);
+              return MPI_Wtime() - t0;
+            }));
     result.rounds = round + 1;
     if (!budget.another_round(unit.relative_ci95() > options.target_relative_ci95, result.rounds)) break;
   }

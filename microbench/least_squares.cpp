@@ -8,8 +8,7 @@
 
 namespace mheta::microbench {
 
-LinearFit weighted_least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                 const Eigen::VectorXd& sigma) {
+LinearFit weighted_least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Eigen::VectorXd& sigma) {
   const Eigen::Index n = x.rows();
   const Eigen::Index k = x.cols();
   if (y.size() != n || sigma.size() != n || k == 0) {

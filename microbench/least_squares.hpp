@@ -18,7 +18,6 @@ struct LinearFit {
 // the minimum-norm solution instead of garbage. The covariance is inflated by
 // the reduced chi-square when the points scatter more than their error bars
 // say (the usual case on a shared machine).
-LinearFit weighted_least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                 const Eigen::VectorXd& sigma);
+LinearFit weighted_least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Eigen::VectorXd& sigma);
 
 }  // namespace mheta::microbench

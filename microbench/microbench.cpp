@@ -21,7 +21,8 @@ std::vector<std::string> gather_strings(const std::string& mine, int rank, int s
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
   std::vector<int> displs(static_cast<std::size_t>(size), 0);
   for (int r = 1; rank == 0 && r < size; ++r) {
-    displs[static_cast<std::size_t>(r)] = displs[static_cast<std::size_t>(r) - 1] + lengths[static_cast<std::size_t>(r) - 1];
+    displs[static_cast<std::size_t>(r)] =
+        displs[static_cast<std::size_t>(r) - 1] + lengths[static_cast<std::size_t>(r) - 1];
   }
   std::string all(rank == 0 ? static_cast<std::size_t>(displs.back() + lengths.back()) : 0, '\0');
   MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0, comm);
@@ -41,7 +42,8 @@ std::string output_problem(const std::filesystem::path& path) {
   if (path.empty()) return "no output file given";
   if (std::filesystem::is_directory(path, error)) return path.string() + " is a directory, not a file";
   if (!std::filesystem::is_directory(dir, error)) return "the directory " + dir.string() + " does not exist";
-  if (access(dir.c_str(), W_OK) != 0) return "the directory " + dir.string() + " is not writable: " + std::strerror(errno);
+  if (access(dir.c_str(), W_OK) != 0)
+    return "the directory " + dir.string() + " is not writable: " + std::strerror(errno);
   if (std::filesystem::exists(path, error) && access(path.c_str(), W_OK) != 0) {
     return path.string() + " is not writable: " + std::strerror(errno);
   }

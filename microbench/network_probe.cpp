@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <utility>
 
-#include "microbench/timing_batch.hpp"
 #include "microbench/quiet_wait.hpp"
+#include "microbench/timing_batch.hpp"
 
 namespace mheta::microbench {
 
 namespace {
 
 constexpr int kTag = 7001;
-constexpr int kSmall = 8;             // bytes of the overhead messages (eager protocol)
+constexpr int kSmall = 8;  // bytes of the overhead messages (eager protocol)
 
 class PairMeasurer {
  public:
@@ -34,22 +34,22 @@ class PairMeasurer {
     }
     if (lead) {
       add_all(send_overhead, time_batch([&] {
-        const double t0 = MPI_Wtime();
-        MPI_Send(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_);
-        return MPI_Wtime() - t0;
-      }));
+                const double t0 = MPI_Wtime();
+                MPI_Send(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_);
+                return MPI_Wtime() - t0;
+              }));
       for (std::size_t k = 0; k < kBatch; ++k) MPI_Send(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_);
     } else {
       for (std::size_t k = 0; k < kBatch; ++k) {
         MPI_Recv(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
       }
       add_all(recv_overhead, time_batch([&] {
-        // Wait until the message is there, then time only its reception.
-        MPI_Probe(peer, kTag, comm_, MPI_STATUS_IGNORE);
-        const double t0 = MPI_Wtime();
-        MPI_Recv(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
-        return MPI_Wtime() - t0;
-      }));
+                // Wait until the message is there, then time only its reception.
+                MPI_Probe(peer, kTag, comm_, MPI_STATUS_IGNORE);
+                const double t0 = MPI_Wtime();
+                MPI_Recv(buffer_.data(), kSmall, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
+                return MPI_Wtime() - t0;
+              }));
     }
   }
 
@@ -75,7 +75,8 @@ Sample merge_on_root(const Sample& mine, int rank, int size, MPI_Comm comm) {
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
   std::vector<int> displs(static_cast<std::size_t>(size), 0);
   for (int r = 1; rank == 0 && r < size; ++r) {
-    displs[static_cast<std::size_t>(r)] = displs[static_cast<std::size_t>(r) - 1] + counts[static_cast<std::size_t>(r) - 1];
+    displs[static_cast<std::size_t>(r)] =
+        displs[static_cast<std::size_t>(r) - 1] + counts[static_cast<std::size_t>(r) - 1];
   }
   std::vector<double> all(rank == 0 ? static_cast<std::size_t>(displs.back() + counts.back()) : 0);
   MPI_Gatherv(mine.values().data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);

@@ -8,9 +8,9 @@ namespace mheta::microbench {
 
 struct Options {
   std::string output = "cluster.json";
-  double budget_s = 60;              // the whole run, every phase included
+  double budget_s = 60;                // the whole run, every phase included
   double target_relative_ci95 = 0.05;  // stop repeating a figure once its 95% CI is this tight
-  std::string disk_dir;              // empty: a fresh directory under $TMPDIR (or /tmp)
+  std::string disk_dir;                // empty: a fresh directory under $TMPDIR (or /tmp)
   std::int64_t disk_file_bytes = 32 << 20;
   std::int64_t max_message_bytes = 1 << 20;
   std::int64_t max_collective_bytes = 256 << 10;

@@ -2,16 +2,22 @@
 
 #include <time.h>
 
+#include <algorithm>
+
 namespace mheta::microbench {
 
 void quiet_wait(MPI_Request& request) {
-  // 50 us: short beside any phase, long enough for the scheduler to run the
-  // ranks that are measuring.
-  const timespec nap{0, 50'000};
+  // The nap grows from 20 us to 0.5 ms: a short wait ends promptly, and a
+  // rank that sits out a long measurement wakes up rarely enough not to
+  // preempt the ranks being measured (8 waiting ranks on 2 cores waking
+  // every 50 us made a 1 us ping-pong take 100 us).
+  long nap_ns = 20'000;
   int done = 0;
   MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   while (done == 0) {
+    const timespec nap{0, nap_ns};
     nanosleep(&nap, nullptr);
+    nap_ns = std::min(2 * nap_ns, 500'000L);
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
 }

@@ -55,8 +55,8 @@ int main(int argc, char** argv) {
     slowest = std::min(slowest, node.cpu_power);
     expect(has_interval(json, "cpu_power"), at + ".cpu_power_ci95 missing");
     if (node.disk.read_s_per_byte > 0) ++nodes_with_read_cost;
-    for (const char* key : {"read_overhead_s", "write_overhead_s", "async_read_overhead_s", "read_s_per_byte",
-                            "write_s_per_byte"}) {
+    for (const char* key :
+         {"read_overhead_s", "write_overhead_s", "async_read_overhead_s", "read_s_per_byte", "write_s_per_byte"}) {
       expect(has_interval(json["disk"], key), at + ".disk." + key + "_ci95 missing");
     }
   }

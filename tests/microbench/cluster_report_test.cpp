@@ -30,8 +30,8 @@ Measurements three_ranks() {
     d.rounds = 10;
     m.disks.push_back(d);
   }
-  m.network.pairs = {{0, 1, {1e-6, 1e-10, 1e-7, 1e-11}}, {0, 2, {3e-6, 3e-10, 2e-7, 2e-11}},
-                     {1, 2, {2e-6, 2e-10, 1e-7, 1e-11}}};
+  m.network.pairs = {
+      {0, 1, {1e-6, 1e-10, 1e-7, 1e-11}}, {0, 2, {3e-6, 3e-10, 2e-7, 2e-11}}, {1, 2, {2e-6, 2e-10, 1e-7, 1e-11}}};
   m.network.send_overhead = constant(1e-7);
   m.network.recv_overhead = constant(2e-7);
   CurveFit barrier;
