@@ -13,6 +13,7 @@ constexpr mheta::cli::AddCommand kCommands[] = {
     mheta::cli::add_run_command,
     mheta::cli::add_search_command,
     mheta::cli::add_microbench_command,
+    mheta::cli::add_redistribute_command,
 };
 
 }  // namespace

@@ -89,6 +89,7 @@ std::vector<Piece> split(int peer, std::int64_t first_row, std::int64_t rows, st
   return pieces;
 }
 
+constexpr std::int64_t kMetadataBytes = 8192;  // HDF5 header and attributes of one block, generously
 constexpr int kSlots = 2;  // pieces in flight each way: one on the wire, one being read or written
 constexpr std::size_t kTrailer = sizeof(std::uint64_t);
 
@@ -239,6 +240,23 @@ class VariableExchange {
   std::vector<std::byte> copy_buffer_;
 };
 
+// The new blocks are written beside the old ones: refuse to start when the
+// disk cannot hold both (the data directory is one file system, as on this
+// machine; a node-local disk per rank would need this check per rank).
+void check_free_space(const std::filesystem::path& dir, const std::vector<RowShape>& variables,
+                      const model::GenBlock& to) {
+  std::int64_t needed = 0;
+  for (const RowShape& v : variables) needed += to.total_rows() * v.bytes_per_row() + kMetadataBytes * to.ranks();
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(dir, ec);
+  if (ec) return;  // unknown: the writes will tell
+  if (static_cast<std::uintmax_t>(needed) > space.available) {
+    throw RedistributionError(dir.string() + ": not enough free space for the new blocks beside the old ones: " +
+                              std::to_string(needed) + " bytes needed, " + std::to_string(space.available) +
+                              " available");
+  }
+}
+
 double slowest(MPI_Comm comm, double seconds) {
   double most = 0;
   MPI_Allreduce(&seconds, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -281,35 +299,43 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
         throw RedistributionError(manifest_path(dir).string() +
                                   ": a redistribution is in progress or was interrupted; recover first");
       }
+      check_free_space(dir, variables, to);
       write_manifest(dir, manifest);
     });
   }
   if (std::string failure = agree(comm, error); !failure.empty()) throw RedistributionError(failure);
 
-  // 2. New blocks beside the old ones.
+  // 2. New blocks beside the old ones: every file created before any row
+  // is written, so a disk that fills up fails a data write (cleanly, with
+  // an error code) rather than HDF5's metadata.
+  std::vector<std::optional<LocalArray>> old_blocks(variables.size());
+  std::vector<std::optional<LocalArray>> new_blocks(variables.size());
+  error.attempt([&] {
+    std::filesystem::create_directories(staging);
+    for (std::size_t v = 0; v < variables.size(); ++v) {
+      old_blocks[v].emplace(LocalArray::open(dir, variables[v], from, rank));
+      new_blocks[v].emplace(LocalArray::create(staging, variables[v], to, rank));
+    }
+    apply_file_size_limit();
+  });
   std::vector<std::vector<Piece>> written(variables.size());
   {
     std::int64_t bytes_sent = 0;
     for (std::size_t v = 0; v < variables.size(); ++v) {
       const RowShape& shape = variables[v];
-      std::optional<LocalArray> old_block;
-      std::optional<LocalArray> new_block;
-      error.attempt([&] {
-        std::filesystem::create_directories(staging);
-        old_block.emplace(LocalArray::open(dir, shape, from, rank));
-        new_block.emplace(LocalArray::create(staging, shape, to, rank));
-      });
       const std::int64_t piece_rows = std::max<std::int64_t>(1, options.piece_bytes / shape.bytes_per_row());
       VariableExchange exchange(comm, rank, static_cast<int>(v), shape.bytes_per_row(), piece_rows, error);
       // A rank whose blocks could not be opened still sends and receives
       // (into nowhere), so the others finish and learn of the failure.
-      written[v] = exchange.run(old_block ? &*old_block : nullptr, new_block ? &*new_block : nullptr, from, to,
-                                bytes_sent, stats.pieces);
+      written[v] = exchange.run(old_blocks[v] ? &*old_blocks[v] : nullptr, new_blocks[v] ? &*new_blocks[v] : nullptr,
+                                from, to, bytes_sent, stats.pieces);
     }
     MPI_Allreduce(MPI_IN_PLACE, &bytes_sent, 1, MPI_INT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, &stats.pieces, 1, MPI_INT64_T, MPI_SUM, comm);
     stats.bytes_moved = bytes_sent;
   }
+  old_blocks.clear();
+  new_blocks.clear();
   fault_point("after-exchange", rank);
   const double exchanged = MPI_Wtime();
 

@@ -1,5 +1,7 @@
 #include "io/redistribution_fault.hpp"
 
+#include <sys/resource.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +9,19 @@
 #include <string>
 
 namespace mheta::io {
+
+void apply_file_size_limit() {
+  const char* spec = std::getenv("MHETA_REDISTRIBUTE_FILE_LIMIT");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(spec, &end, 10);
+  if (end == spec || *end != '\0') {
+    throw std::invalid_argument(std::string("MHETA_REDISTRIBUTE_FILE_LIMIT=") + spec + ": expected a number of bytes");
+  }
+  std::signal(SIGXFSZ, SIG_IGN);
+  const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  setrlimit(RLIMIT_FSIZE, &limit);
+}
 
 void fault_point(std::string_view point, int rank) {
   const char* spec = std::getenv("MHETA_REDISTRIBUTE_KILL");

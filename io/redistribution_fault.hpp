@@ -17,6 +17,13 @@ inline constexpr std::array<std::string_view, 5> kFaultPoints = {
     "mid-switch",      // this rank switched its first file
 };
 
+// MHETA_REDISTRIBUTE_FILE_LIMIT=<bytes> makes every write beyond <bytes> of
+// a file fail with EFBIG from the first row written on (RLIMIT_FSIZE, with
+// SIGXFSZ ignored): a disk that fills up while the new blocks are written,
+// without a small file system to mount. Set after MPI is up and the files
+// are created, so it hits the row data only.
+void apply_file_size_limit();
+
 // Kills this process when MHETA_REDISTRIBUTE_KILL names `point` and `rank`.
 // Throws std::invalid_argument when the variable names no known point.
 void fault_point(std::string_view point, int rank);

@@ -1,0 +1,166 @@
+// mheta redistribute --from old.txt --to new.txt --data DIR: moves the HDF5
+// local arrays in DIR from one GEN_BLOCK distribution to another (io/
+// redistribution.hpp). It is itself the MPI program, one rank per rank of
+// the distributions:
+//   mpiexec -n N mheta redistribute --from old.txt --to new.txt --data DIR
+// It first repairs an interrupted redistribution (and says which
+// distribution is complete); --recover stops there.
+#include <mpi.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "io/local_array.hpp"
+#include "io/redistribution.hpp"
+#include "io/redistribution_data_checksum.hpp"
+#include "io/redistribution_inventory.hpp"
+#include "io/redistribution_recovery.hpp"
+#include "io/together.hpp"
+#include "model/format_error.hpp"
+#include "model/gen_block.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+struct RedistributeOptions {
+  std::string from;
+  std::string to;
+  std::string data;
+  std::int64_t piece_bytes = std::int64_t{4} << 20;
+  bool recover_only = false;
+  bool checksum = false;
+};
+
+std::string rows_text(const model::GenBlock& dist) {
+  std::string text;
+  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
+  return "[" + text + "]";
+}
+
+// The checksum of every variable, as one line per variable.
+std::string checksums(MPI_Comm comm, const std::string& dir, const std::vector<io::RowShape>& shapes,
+                      const model::GenBlock& dist, std::int64_t piece_bytes, std::vector<std::uint64_t>& sums) {
+  std::ostringstream out;
+  sums.clear();
+  for (const io::RowShape& shape : shapes) {
+    sums.push_back(io::data_checksum(comm, dir, shape, dist, piece_bytes));
+    out << "  " << shape.variable << ": checksum " << sums.back() << "\n";
+  }
+  return out.str();
+}
+
+int run_redistribute(const RedistributeOptions& o, int rank, int size) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  const io::Recovery recovery = io::recover(comm, o.data);
+  if (rank == 0 && (o.recover_only || recovery.outcome == io::RecoveryOutcome::rolled_back ||
+                    recovery.outcome == io::RecoveryOutcome::rolled_forward)) {
+    std::cout << recovery.message << std::endl;
+  }
+  std::vector<io::StoredVariable> stored;
+  io::together(comm, [&] { stored = io::stored_variables(o.data); });
+  std::vector<io::RowShape> shapes;
+  for (const auto& v : stored) shapes.push_back(v.shape);
+  const model::GenBlock current = recovery.dist ? *recovery.dist : stored.front().dist;
+  std::vector<std::uint64_t> before;
+  std::vector<std::uint64_t> after;
+  if (o.recover_only) {
+    if (o.checksum) {
+      const std::string text = checksums(comm, o.data, shapes, current, o.piece_bytes, after);
+      if (rank == 0) std::cout << "distribution " << rows_text(current) << "\n" << text << std::flush;
+    }
+    return kExitOk;
+  }
+  if (o.from.empty() || o.to.empty()) {
+    if (rank == 0) std::cerr << "mheta redistribute: --from and --to are required (or --recover)\n";
+    return kExitUsage;
+  }
+  const model::GenBlock from = model::read_gen_block(o.from);
+  const model::GenBlock to = model::read_gen_block(o.to);
+  model::check_gen_block(from, size, current.total_rows(), o.from);
+  model::check_gen_block(to, size, current.total_rows(), o.to);
+  if (current == to && from != to) {
+    if (rank == 0) std::cout << o.data << ": already in the distribution of " << o.to << "; nothing to move\n";
+    return kExitOk;
+  }
+  if (current != from) {
+    throw model::FormatError(o.from, "", "the data in " + o.data + " is in the distribution " + rows_text(current) +
+                                             ", not " + rows_text(from));
+  }
+  if (o.checksum) {
+    const std::string text = checksums(comm, o.data, shapes, from, o.piece_bytes, before);
+    if (rank == 0) std::cout << "before, " << rows_text(from) << ":\n" << text << std::flush;
+  }
+  io::RedistributionOptions options;
+  options.piece_bytes = o.piece_bytes;
+  const io::RedistributionStats stats = io::redistribute(comm, o.data, shapes, from, to, options);
+  if (rank == 0) {
+    std::cout << "redistributed " << o.data << " from " << rows_text(from) << " to " << rows_text(to) << ": "
+              << stats.bytes_written << " bytes written, " << stats.bytes_moved << " moved between ranks in "
+              << stats.pieces << " pieces; " << stats.total_s << " s (exchange and write " << stats.exchange_s
+              << " s, sync and verify " << stats.verify_s << " s, commit and switch " << stats.switch_s << " s), "
+              << (stats.total_s > 0 ? static_cast<double>(stats.bytes_written) / stats.total_s / 1e6 : 0.0)
+              << " MB/s\n"
+              << std::flush;
+  }
+  if (o.checksum) {
+    const std::string text = checksums(comm, o.data, shapes, to, o.piece_bytes, after);
+    if (rank == 0) std::cout << "after, " << rows_text(to) << ":\n" << text << std::flush;
+    if (after != before) {
+      if (rank == 0) std::cerr << "mheta redistribute: the data's checksum changed\n";
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_redistribute_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RedistributeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "redistribute",
+      "Move the HDF5 local arrays of DIR to another distribution; run under mpiexec with one process per rank");
+  cmd->add_option("--from", o->from, "dist.txt the data is in now");
+  cmd->add_option("--to", o->to, "dist.txt to move it to");
+  cmd->add_option("--data", o->data, "Directory of the local arrays <var>.<rank>.h5")->required();
+  cmd->add_option("--piece-bytes", o->piece_bytes, "Most bytes of rows in one message or disk access")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+      ->capture_default_str();
+  cmd->add_flag("--recover", o->recover_only,
+                "Only repair an interrupted redistribution and say which distribution is complete");
+  cmd->add_flag("--checksum", o->checksum, "Print every variable's checksum before and after, and compare them");
+  cmd->callback([o, &exit_code] {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) MPI_Init(nullptr, nullptr);
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    exit_code = run_reporting_errors("redistribute", [&] {
+      try {
+        return run_redistribute(*o, rank, size);
+      } catch (const io::FailedTogether& e) {
+        // Only the ranks that failed know why: they tell.
+        if (*e.what() != '\0') std::cerr << "mheta redistribute: " << e.what() << "\n";
+        return kExitBadInput;
+      } catch (const io::LocalArrayError& e) {
+        std::cerr << "mheta redistribute: " << e.what() << "\n";
+        return kExitBadInput;
+      } catch (const io::RedistributionError& e) {
+        // The same message on every rank: rank 0 tells.
+        if (rank == 0) std::cerr << "mheta redistribute: " << e.what() << "\n";
+        return kExitFailure;
+      }
+    });
+    MPI_Finalize();
+  });
+}
+
+}  // namespace mheta::cli
