@@ -19,11 +19,9 @@ void add_app_options(CLI::App& cli, const AppSpec& spec, AppOptions& options) {
   cli.add_option("--data", options.data,
                  "Directory of the HDF5 local arrays <var>.<rank>.h5; input is generated there when absent")
       ->capture_default_str();
-  cli.add_option("--dist", options.dist,
-                 "dist.txt: rows per rank (GEN_BLOCK); a rank may own zero rows. Default: Blk")
+  cli.add_option("--dist", options.dist, "dist.txt: rows per rank (GEN_BLOCK); a rank may own zero rows. Default: Blk")
       ->check(CLI::ExistingFile);
-  cli.add_flag("--prefetch", options.prefetch,
-               "Double-buffer the out-of-core ICLAs (MPI_File_iread_at + MPI_Wait)");
+  cli.add_flag("--prefetch", options.prefetch, "Double-buffer the out-of-core ICLAs (MPI_File_iread_at + MPI_Wait)");
   cli.add_flag_callback(
       "--no-check", [&options] { options.check = false; },
       "Skip the comparison with the serial reference (for runs too large for one rank)");

@@ -2,7 +2,6 @@
 // The command line every app shares: --rows, --cols (where it applies),
 // --iters, --data, --dist, --prefetch, --no-check.
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -5,7 +5,6 @@
 
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>
-
 #include <cmath>
 #include <fstream>
 #include <vector>
@@ -44,8 +43,8 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> serial_matrix(const CgMatrix& matri
 
 bool run_cg(AppContext& ctx) {
   const CgMatrix matrix(ctx.options.rows, max_band);
-  io::OpenedArrays opened = io::open_or_create(
-      ctx.comm, ctx.options.data, {{"a", io::ElementType::u8, matrix.bytes_per_row()}}, ctx.dist);
+  io::OpenedArrays opened =
+      io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::u8, matrix.bytes_per_row()}}, ctx.dist);
   const io::LocalArray* arrays[] = {&opened.arrays[0]};
   const auto plans = io::plan_sweep(arrays, ctx.settings);
   io::IclaArray a(opened.arrays[0], plans[0], ctx.settings.prefetch);

@@ -8,7 +8,8 @@
 
 namespace mheta::apps {
 
-CgMatrix::CgMatrix(std::int64_t rows, std::int64_t max_band) : rows_(rows), max_band_(std::max<std::int64_t>(max_band, 1)) {}
+CgMatrix::CgMatrix(std::int64_t rows, std::int64_t max_band)
+    : rows_(rows), max_band_(std::max<std::int64_t>(max_band, 1)) {}
 
 std::int64_t CgMatrix::band(std::int64_t i) const {
   const double t = static_cast<double>(i) / static_cast<double>(std::max<std::int64_t>(rows_ - 1, 1));
@@ -26,8 +27,8 @@ std::vector<SparseEntry> CgMatrix::row(std::int64_t i) const {
     }
     const std::int64_t d = j > i ? j - i : i - j;
     if (d > std::min(b, band(j))) continue;
-    const double value = -(0.5 + unit_value(static_cast<std::uint64_t>(std::min(i, j)),
-                                            static_cast<std::uint64_t>(std::max(i, j))));
+    const double value =
+        -(0.5 + unit_value(static_cast<std::uint64_t>(std::min(i, j)), static_cast<std::uint64_t>(std::max(i, j))));
     entries.push_back({j, value});
     off_diagonal_sum += std::fabs(value);
   }
@@ -53,8 +54,8 @@ void CgMatrix::encode_row(std::int64_t i, std::span<std::byte> out) const {
   std::memcpy(out.data() + 8 + cols.size() * 8, values.data(), values.size() * 8);
 }
 
-void ellpack_multiply(std::span<const std::byte> rows, std::int64_t count, std::int64_t width,
-                      const double* x, double* y) {
+void ellpack_multiply(std::span<const std::byte> rows, std::int64_t count, std::int64_t width, const double* x,
+                      double* y) {
   const std::size_t bytes_per_row = static_cast<std::size_t>(8 + 16 * width);
   for (std::int64_t r = 0; r < count; ++r) {
     const std::byte* row = rows.data() + static_cast<std::size_t>(r) * bytes_per_row;

@@ -43,7 +43,7 @@ class CgMatrix {
 };
 
 // y = (ELLPACK rows) * x for `count` rows starting at `rows`.
-void ellpack_multiply(std::span<const std::byte> rows, std::int64_t count, std::int64_t width,
-                      const double* x, double* y);
+void ellpack_multiply(std::span<const std::byte> rows, std::int64_t count, std::int64_t width, const double* x,
+                      double* y);
 
 }  // namespace mheta::apps

@@ -8,8 +8,8 @@
 
 namespace mheta::apps {
 
-void IterationReport::describe(const io::SweepSettings& settings,
-                               const std::vector<const io::IclaArray*>& arrays, std::int64_t rows) {
+void IterationReport::describe(const io::SweepSettings& settings, const std::vector<const io::IclaArray*>& arrays,
+                               std::int64_t rows) {
   nlohmann::json variables = nlohmann::json::array();
   for (const io::IclaArray* a : arrays) {
     const io::IclaArray& array = *a;
@@ -48,8 +48,8 @@ std::vector<double> flatten(const std::vector<double>& seconds, const std::vecto
   std::vector<double> flat;
   for (std::size_t k = 0; k < seconds.size(); ++k) {
     const io::IoCounters& c = io[k];
-    flat.insert(flat.end(), {seconds[k], double(c.reads), double(c.read_bytes), double(c.writes),
-                             double(c.write_bytes), c.read_seconds, c.write_seconds, c.wait_seconds, c.issue_seconds});
+    flat.insert(flat.end(), {seconds[k], double(c.reads), double(c.read_bytes), double(c.writes), double(c.write_bytes),
+                             c.read_seconds, c.write_seconds, c.wait_seconds, c.issue_seconds});
   }
   return flat;
 }
@@ -72,8 +72,7 @@ void IterationReport::print(MPI_Comm comm) const {
   std::vector<int> offsets(static_cast<std::size_t>(size), 0);
   for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
   std::string texts(rank == 0 ? static_cast<std::size_t>(offsets.back() + lengths.back()) : 0, '\0');
-  MPI_Gatherv(text.data(), length, MPI_CHAR, texts.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
-              comm);
+  MPI_Gatherv(text.data(), length, MPI_CHAR, texts.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, comm);
   if (rank != 0) return;
   const std::size_t iterations = seconds_.size();
   auto field = [&](int r, std::size_t k, int f) {
@@ -86,8 +85,8 @@ void IterationReport::print(MPI_Comm comm) const {
   }
   for (int r = 0; r < size; ++r) {
     nlohmann::json line = {{"mheta", "rank"}, {"rank", r}};
-    line.update(nlohmann::json::parse(texts.substr(static_cast<std::size_t>(offsets[r]),
-                                                   static_cast<std::size_t>(lengths[r]))));
+    line.update(nlohmann::json::parse(
+        texts.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r]))));
     nlohmann::json per_iteration = nlohmann::json::array();
     for (std::size_t k = 0; k < iterations; ++k) {
       per_iteration.push_back({{"seconds", field(r, k, 0)},
@@ -112,8 +111,7 @@ void print_result(MPI_Comm comm, const std::string& app, bool pass, const nlohma
   if (rank != 0) return;
   nlohmann::json line = {{"mheta", "result"}, {"app", app}, {"check", pass ? "PASS" : "FAIL"}};
   line.update(detail);
-  std::cout << line.dump() << '\n' << app << ": " << (pass ? "PASS" : "FAIL") << " " << detail.dump()
-            << std::endl;
+  std::cout << line.dump() << '\n' << app << ": " << (pass ? "PASS" : "FAIL") << " " << detail.dump() << std::endl;
 }
 
 }  // namespace mheta::apps

@@ -8,7 +8,6 @@
 #include <mpi.h>
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -21,8 +20,7 @@ namespace mheta::apps {
 class IterationReport {
  public:
   // Describes the rank's ICLA plan for the rank line.
-  void describe(const io::SweepSettings& settings, const std::vector<const io::IclaArray*>& arrays,
-                std::int64_t rows);
+  void describe(const io::SweepSettings& settings, const std::vector<const io::IclaArray*>& arrays, std::int64_t rows);
   void begin_iteration();
   // Records the iteration and marks its end for the interposer.
   void end_iteration();

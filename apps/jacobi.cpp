@@ -25,8 +25,8 @@ double initial_value(std::int64_t i, std::int64_t j) {
 // One row of the update. Boundary rows and columns keep their values
 // (Dirichlet); the serial reference calls the same function, so results
 // agree bit for bit.
-void relax_row(std::int64_t global_row, std::int64_t rows, std::int64_t cols, const double* above,
-               const double* mid, const double* below, double* out) {
+void relax_row(std::int64_t global_row, std::int64_t rows, std::int64_t cols, const double* above, const double* mid,
+               const double* below, double* out) {
   if (global_row == 0 || global_row == rows - 1) {
     std::copy(mid, mid + cols, out);
     return;
@@ -47,8 +47,7 @@ std::uint64_t serial_reference(std::int64_t rows, std::int64_t cols, int iters) 
   for (int k = 0; k < iters; ++k) {
     for (std::int64_t i = 0; i < rows; ++i) {
       const double* mid = u.data() + i * cols;
-      relax_row(i, rows, cols, i > 0 ? mid - cols : mid, mid, i + 1 < rows ? mid + cols : mid,
-                v.data() + i * cols);
+      relax_row(i, rows, cols, i > 0 ? mid - cols : mid, mid, i + 1 < rows ? mid + cols : mid, v.data() + i * cols);
     }
     std::swap(u, v);
   }
@@ -66,8 +65,7 @@ bool run_jacobi(AppContext& ctx) {
   const std::int64_t cols = ctx.options.cols;
   const std::size_t width = static_cast<std::size_t>(cols);
   io::OpenedArrays opened = io::open_or_create(
-      ctx.comm, ctx.options.data,
-      {{"u", io::ElementType::f64, cols}, {"v", io::ElementType::f64, cols}}, ctx.dist);
+      ctx.comm, ctx.options.data, {{"u", io::ElementType::f64, cols}, {"v", io::ElementType::f64, cols}}, ctx.dist);
   const io::LocalArray* arrays[] = {&opened.arrays[0], &opened.arrays[1]};
   const auto plans = io::plan_sweep(arrays, ctx.settings);
   io::IclaArray first(opened.arrays[0], plans[0], ctx.settings.prefetch);
@@ -104,7 +102,8 @@ bool run_jacobi(AppContext& ctx) {
                           int send_tag) {
         if (peer < 0) return;
         requests.resize(requests.size() + 2);
-        MPI_Irecv(ghost.data(), static_cast<int>(cols), MPI_DOUBLE, peer, recv_tag, ctx.comm, &requests[requests.size() - 2]);
+        MPI_Irecv(ghost.data(), static_cast<int>(cols), MPI_DOUBLE, peer, recv_tag, ctx.comm,
+                  &requests[requests.size() - 2]);
         MPI_Isend(edge.data(), static_cast<int>(cols), MPI_DOUBLE, peer, send_tag, ctx.comm, &requests.back());
       };
       exchange(up, ghost_above, first_row, kRowGoingDown, kRowGoingUp);

@@ -5,7 +5,6 @@
 #include <mheta/marks.h>
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -45,8 +44,7 @@ Eigen::VectorXd tridiagonal_eigenvalues(const std::vector<double>& alpha, const 
 
 bool run_lanczos(AppContext& ctx) {
   const std::int64_t n = ctx.options.rows;
-  io::OpenedArrays opened =
-      io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::f64, n}}, ctx.dist);
+  io::OpenedArrays opened = io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::f64, n}}, ctx.dist);
   const io::LocalArray* arrays[] = {&opened.arrays[0]};
   const auto plans = io::plan_sweep(arrays, ctx.settings);
   io::IclaArray a(opened.arrays[0], plans[0], ctx.settings.prefetch);

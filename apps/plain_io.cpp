@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

@@ -28,8 +28,8 @@ int base(std::uint64_t index, std::uint64_t strand) { return static_cast<int>(mi
 // iteration (so that iterations differ and the result depends on all).
 std::int64_t cell(std::int64_t i, std::int64_t j, std::int64_t diagonal, std::int64_t up, std::int64_t left,
                   std::int64_t previous) {
-  const std::int64_t score = (base(static_cast<std::uint64_t>(i), 0) == base(static_cast<std::uint64_t>(j), 1) ? 3 : -1) +
-                             (previous & 1);
+  const std::int64_t score =
+      (base(static_cast<std::uint64_t>(i), 0) == base(static_cast<std::uint64_t>(j), 1) ? 3 : -1) + (previous & 1);
   return std::max({std::int64_t{0}, diagonal + score, up - 2, left - 2});
 }
 

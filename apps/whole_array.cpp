@@ -4,8 +4,7 @@
 
 namespace mheta::apps {
 
-void generate_rows(io::IclaArray& array,
-                   const std::function<void(std::int64_t, std::span<std::byte>)>& fill) {
+void generate_rows(io::IclaArray& array, const std::function<void(std::int64_t, std::span<std::byte>)>& fill) {
   const std::size_t bytes_per_row = static_cast<std::size_t>(array.array().bytes_per_row());
   for (std::int64_t k = 0; k < array.chunk_count(); ++k) {
     const io::RowRange range = array.chunk(k);

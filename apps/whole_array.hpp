@@ -14,8 +14,7 @@
 namespace mheta::apps {
 
 // Writes every row: fill(global_row, row_bytes).
-void generate_rows(io::IclaArray& array,
-                   const std::function<void(std::int64_t, std::span<std::byte>)>& fill);
+void generate_rows(io::IclaArray& array, const std::function<void(std::int64_t, std::span<std::byte>)>& fill);
 
 // The exact checksum (apps/row_checksum.hpp) of the whole distributed array,
 // the same on every rank. Collective over `comm`.

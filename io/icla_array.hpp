@@ -61,12 +61,12 @@ class IclaArray {
   LocalArray* array_;
   model::IclaPlan plan_;
   bool prefetch_;
-  std::vector<std::byte> storage_;  // one ICLA (or the whole block), twice when prefetching
-  int current_ = 0;                 // the buffer holding the acquired chunk
-  std::int64_t pending_chunk_ = -1; // chunk being prefetched into buffer 1 - current_
+  std::vector<std::byte> storage_;   // one ICLA (or the whole block), twice when prefetching
+  int current_ = 0;                  // the buffer holding the acquired chunk
+  std::int64_t pending_chunk_ = -1;  // chunk being prefetched into buffer 1 - current_
   MPI_Request pending_ = MPI_REQUEST_NULL;
-  bool loaded_ = false;             // in core: the block has been read
-  bool changed_ = false;            // in core: written since loading
+  bool loaded_ = false;   // in core: the block has been read
+  bool changed_ = false;  // in core: written since loading
 };
 
 // The bytes of acquired rows seen as elements.

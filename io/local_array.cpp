@@ -1,7 +1,6 @@
 #include "io/local_array.hpp"
 
 #include <hdf5.h>
-
 #include <mheta/hints.h>
 
 #include <utility>
@@ -17,18 +16,24 @@ constexpr const char* kDataset = "rows";
 
 hid_t native_type(ElementType element) {
   switch (element) {
-    case ElementType::f64: return H5T_NATIVE_DOUBLE;
-    case ElementType::i64: return H5T_NATIVE_INT64;
-    case ElementType::u8: return H5T_NATIVE_UINT8;
+    case ElementType::f64:
+      return H5T_NATIVE_DOUBLE;
+    case ElementType::i64:
+      return H5T_NATIVE_INT64;
+    case ElementType::u8:
+      return H5T_NATIVE_UINT8;
   }
   return H5T_NATIVE_UINT8;
 }
 
 const char* element_name(ElementType element) {
   switch (element) {
-    case ElementType::f64: return "64-bit floats";
-    case ElementType::i64: return "64-bit integers";
-    case ElementType::u8: return "bytes";
+    case ElementType::f64:
+      return "64-bit floats";
+    case ElementType::i64:
+      return "64-bit integers";
+    case ElementType::u8:
+      return "bytes";
   }
   return "bytes";
 }
@@ -101,8 +106,7 @@ void write_attribute(const std::filesystem::path& path, hid_t object, const char
                      const std::vector<std::int64_t>& values) {
   const hsize_t count = values.size();
   Handle space(count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose);
-  Handle attribute(H5Acreate2(object, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                   H5Aclose);
+  Handle attribute(H5Acreate2(object, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   if (!attribute.ok() || H5Awrite(attribute.get(), H5T_NATIVE_INT64, values.data()) < 0) {
     fail(path, std::string("cannot write attribute '") + name + "'");
   }
@@ -113,15 +117,13 @@ void write_string_attribute(const std::filesystem::path& path, hid_t object, con
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), value.empty() ? 1 : value.size());
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                   H5Aclose);
+  Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   if (!attribute.ok() || H5Awrite(attribute.get(), type.get(), value.c_str()) < 0) {
     fail(path, std::string("cannot write attribute '") + name + "'");
   }
 }
 
-std::vector<std::int64_t> read_attribute(const std::filesystem::path& path, hid_t object,
-                                         const char* name) {
+std::vector<std::int64_t> read_attribute(const std::filesystem::path& path, hid_t object, const char* name) {
   if (H5Aexists(object, name) <= 0) fail(path, std::string("has no attribute '") + name + "'");
   Handle attribute(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
   Handle space(H5Aget_space(attribute.get()), H5Sclose);
@@ -171,23 +173,22 @@ std::int64_t RowShape::bytes_per_row() const {
   return elements_per_row * static_cast<std::int64_t>(H5Tget_size(native_type(element)));
 }
 
-std::filesystem::path local_array_path(const std::filesystem::path& dir, std::string_view variable,
-                                       int rank) {
+std::filesystem::path local_array_path(const std::filesystem::path& dir, std::string_view variable, int rank) {
   return dir / (std::string(variable) + "." + std::to_string(rank) + ".h5");
 }
 
 LocalArray::LocalArray(std::filesystem::path path, RowShape shape, model::GenBlock dist, int rank)
     : path_(std::move(path)), shape_(std::move(shape)), dist_(std::move(dist)), rank_(rank) {
   if (rank < 0 || rank >= dist_.ranks()) {
-    fail(path_, "rank " + std::to_string(rank) + " is outside the distribution's " +
-                    std::to_string(dist_.ranks()) + " ranks");
+    fail(path_,
+         "rank " + std::to_string(rank) + " is outside the distribution's " + std::to_string(dist_.ranks()) + " ranks");
   }
   if (shape_.elements_per_row <= 0) fail(path_, "a row must hold at least one element");
   first_row_ = dist_.first_row(rank);
 }
 
-LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& shape,
-                              const model::GenBlock& dist, int rank) {
+LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& shape, const model::GenBlock& dist,
+                              int rank) {
   silence_hdf5();
   LocalArray array(local_array_path(dir, shape.variable, rank), shape, dist, rank);
   std::error_code ignored;
@@ -198,8 +199,7 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
     const Handle fapl = file_access(hints);
     Handle file(H5Fcreate(array.path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
     if (!file.ok()) fail(array.path_, "cannot create the file (check that the directory is writable)");
-    const hsize_t dims[2] = {static_cast<hsize_t>(array.local_rows()),
-                             static_cast<hsize_t>(shape.elements_per_row)};
+    const hsize_t dims[2] = {static_cast<hsize_t>(array.local_rows()), static_cast<hsize_t>(shape.elements_per_row)};
     Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
     // Contiguous and allocated now, so the rows have one byte offset; never
     // filled, so creating costs no data I/O the interposer would count.
@@ -207,9 +207,9 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
     H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS);
     H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY);
     H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
-    Handle dataset(H5Dcreate2(file.get(), kDataset, native_type(shape.element), space.get(), H5P_DEFAULT,
-                              dcpl.get(), H5P_DEFAULT),
-                   H5Dclose);
+    Handle dataset(
+        H5Dcreate2(file.get(), kDataset, native_type(shape.element), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+        H5Dclose);
     if (!dataset.ok()) fail(array.path_, "cannot create the dataset (disk full?)");
     write_string_attribute(array.path_, dataset.get(), "variable", shape.variable);
     write_attribute(array.path_, dataset.get(), "global_rows", {array.global_rows()});
@@ -223,8 +223,8 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
   return array;
 }
 
-LocalArray LocalArray::open(const std::filesystem::path& dir, const RowShape& shape,
-                            const model::GenBlock& dist, int rank) {
+LocalArray LocalArray::open(const std::filesystem::path& dir, const RowShape& shape, const model::GenBlock& dist,
+                            int rank) {
   silence_hdf5();
   LocalArray array(local_array_path(dir, shape.variable, rank), shape, dist, rank);
   const std::filesystem::path& path = array.path_;
@@ -272,8 +272,8 @@ LocalArray LocalArray::open(const std::filesystem::path& dir, const RowShape& sh
         read_scalar_attribute(path, dataset.get(), "first_row") != array.first_row_ ||
         read_scalar_attribute(path, dataset.get(), "global_rows") != array.global_rows() ||
         static_cast<std::int64_t>(dims[0]) != array.local_rows()) {
-      fail(path, "its rank, first row, global rows or local rows disagree with its distribution " +
-                     format_rows(file_dist));
+      fail(path,
+           "its rank, first row, global rows or local rows disagree with its distribution " + format_rows(file_dist));
     }
     Handle dcpl(H5Dget_create_plist(dataset.get()), H5Pclose);
     if (H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS) fail(path, "dataset 'rows' is not contiguous");
@@ -328,9 +328,8 @@ LocalArray::~LocalArray() {
 
 void LocalArray::check_range(std::int64_t first, std::int64_t count, const char* what) const {
   if (first < 0 || count < 0 || first + count > local_rows()) {
-    fail(path_, std::string(what) + " of local rows [" + std::to_string(first) + ", " +
-                    std::to_string(first + count) + ") outside the block's " + std::to_string(local_rows()) +
-                    " rows");
+    fail(path_, std::string(what) + " of local rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                    ") outside the block's " + std::to_string(local_rows()) + " rows");
   }
 }
 
@@ -342,8 +341,8 @@ void LocalArray::read_rows(std::int64_t first, std::int64_t count, void* out) {
   check_range(first, count, "read");
   if (count == 0) return;
   const double start = MPI_Wtime();
-  const int rc = MPI_File_read_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_,
-                                  MPI_STATUS_IGNORE);
+  const int rc =
+      MPI_File_read_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) fail(path_, "MPI_File_read_at failed: " + mpi_error_text(rc));
   IoCounters& c = io_counters();
   c.read_seconds += MPI_Wtime() - start;
@@ -355,8 +354,8 @@ void LocalArray::write_rows(std::int64_t first, std::int64_t count, const void* 
   check_range(first, count, "write");
   if (count == 0) return;
   const double start = MPI_Wtime();
-  const int rc = MPI_File_write_at(file_, byte_offset(first), in, static_cast<int>(count), row_type_,
-                                   MPI_STATUS_IGNORE);
+  const int rc =
+      MPI_File_write_at(file_, byte_offset(first), in, static_cast<int>(count), row_type_, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) fail(path_, "MPI_File_write_at failed: " + mpi_error_text(rc));
   IoCounters& c = io_counters();
   c.write_seconds += MPI_Wtime() - start;
@@ -369,8 +368,7 @@ MPI_Request LocalArray::start_read_rows(std::int64_t first, std::int64_t count, 
   MPI_Request request = MPI_REQUEST_NULL;
   if (count == 0) return request;
   const double start = MPI_Wtime();
-  const int rc = MPI_File_iread_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_,
-                                   &request);
+  const int rc = MPI_File_iread_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_, &request);
   if (rc != MPI_SUCCESS) fail(path_, "MPI_File_iread_at failed: " + mpi_error_text(rc));
   IoCounters& c = io_counters();
   c.issue_seconds += MPI_Wtime() - start;

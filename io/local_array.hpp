@@ -41,18 +41,17 @@ struct RowShape {
   std::int64_t bytes_per_row() const;
 };
 
-std::filesystem::path local_array_path(const std::filesystem::path& dir, std::string_view variable,
-                                       int rank);
+std::filesystem::path local_array_path(const std::filesystem::path& dir, std::string_view variable, int rank);
 
 class LocalArray {
  public:
   // Creates (replacing any old file) the block of `rank` under `dist`. The
   // rows are allocated but not written.
-  static LocalArray create(const std::filesystem::path& dir, const RowShape& shape,
-                           const model::GenBlock& dist, int rank);
+  static LocalArray create(const std::filesystem::path& dir, const RowShape& shape, const model::GenBlock& dist,
+                           int rank);
   // Opens the block of `rank` and checks it against `shape` and `dist`.
-  static LocalArray open(const std::filesystem::path& dir, const RowShape& shape,
-                         const model::GenBlock& dist, int rank);
+  static LocalArray open(const std::filesystem::path& dir, const RowShape& shape, const model::GenBlock& dist,
+                         int rank);
 
   LocalArray(LocalArray&& other) noexcept;
   LocalArray& operator=(LocalArray&& other) noexcept;

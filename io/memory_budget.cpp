@@ -23,10 +23,17 @@ std::optional<std::uint64_t> parse_byte_count(const std::string& text) {
   int shift = 0;
   if (i < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[i]))) {
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      default: return std::nullopt;
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      default:
+        return std::nullopt;
     }
     ++i;
   }
@@ -76,7 +83,8 @@ MemoryBudget memory_budget(int ranks_on_node) {
     const auto bytes = parse_byte_count(env);
     if (!bytes || *bytes == 0) {
       throw std::runtime_error(std::string("MHETA_MEMORY_BYTES: expected a positive byte count such as "
-                                           "1048576 or 64M, got '") + env + "'");
+                                           "1048576 or 64M, got '") +
+                               env + "'");
     }
     return {*bytes, "MHETA_MEMORY_BYTES"};
   }

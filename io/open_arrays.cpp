@@ -4,8 +4,8 @@
 
 namespace mheta::io {
 
-OpenedArrays open_or_create(MPI_Comm comm, const std::filesystem::path& dir,
-                            const std::vector<RowShape>& shapes, const model::GenBlock& dist) {
+OpenedArrays open_or_create(MPI_Comm comm, const std::filesystem::path& dir, const std::vector<RowShape>& shapes,
+                            const model::GenBlock& dist) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   int found = 0;

@@ -19,7 +19,7 @@ struct OpenedArrays {
 // Otherwise every rank opens and checks its blocks; a missing or
 // inconsistent file fails on every rank (FailedTogether, with the message
 // naming the file on the ranks that found it). Collective over `comm`.
-OpenedArrays open_or_create(MPI_Comm comm, const std::filesystem::path& dir,
-                            const std::vector<RowShape>& shapes, const model::GenBlock& dist);
+OpenedArrays open_or_create(MPI_Comm comm, const std::filesystem::path& dir, const std::vector<RowShape>& shapes,
+                            const model::GenBlock& dist);
 
 }  // namespace mheta::io

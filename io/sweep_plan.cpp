@@ -14,8 +14,7 @@ SweepSettings sweep_settings(MPI_Comm comm, bool prefetch) {
   return {budget.bytes, budget.source, force_out_of_core_from_environment(), prefetch};
 }
 
-std::vector<model::IclaPlan> plan_sweep(std::span<const LocalArray* const> arrays,
-                                        const SweepSettings& settings) {
+std::vector<model::IclaPlan> plan_sweep(std::span<const LocalArray* const> arrays, const SweepSettings& settings) {
   std::vector<model::VariableDemand> demands;
   demands.reserve(arrays.size());
   for (const LocalArray* array : arrays) demands.push_back({array->local_rows(), array->bytes_per_row()});

@@ -31,7 +31,6 @@ SweepSettings sweep_settings(MPI_Comm comm, bool prefetch);
 
 // One plan per array, in order: all the distributed variables the rank
 // sweeps together.
-std::vector<model::IclaPlan> plan_sweep(std::span<const LocalArray* const> arrays,
-                                        const SweepSettings& settings);
+std::vector<model::IclaPlan> plan_sweep(std::span<const LocalArray* const> arrays, const SweepSettings& settings);
 
 }  // namespace mheta::io

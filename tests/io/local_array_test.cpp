@@ -102,17 +102,26 @@ TEST(LocalArray, FileOfAnotherVariableIsRefused) {
 TEST(LocalArray, OtherDistributionIsRefused) {
   const auto dir = fresh_test_dir();
   { filled_block(dir); }
-  expect_error_containing([&] { LocalArray::open(dir, kShape, model::GenBlock{{6, 1, 12}}, 2); },
-                          "was written for the distribution [7 0 12] but this run uses [6 1 12]");
+  expect_error_containing(
+      [&] {
+        LocalArray::open(dir, kShape, model::GenBlock{{6, 1, 12}}, 2);
+      },
+      "was written for the distribution [7 0 12] but this run uses [6 1 12]");
 }
 
 TEST(LocalArray, OtherRowShapeIsRefused) {
   const auto dir = fresh_test_dir();
   { filled_block(dir); }
-  expect_error_containing([&] { LocalArray::open(dir, {"a", ElementType::f64, 6}, kDist, 2); },
-                          "rows hold 5 elements but this run expects 6");
-  expect_error_containing([&] { LocalArray::open(dir, {"a", ElementType::i64, 5}, kDist, 2); },
-                          "holds 64-bit floats, expected 64-bit integers");
+  expect_error_containing(
+      [&] {
+        LocalArray::open(dir, {"a", ElementType::f64, 6}, kDist, 2);
+      },
+      "rows hold 5 elements but this run expects 6");
+  expect_error_containing(
+      [&] {
+        LocalArray::open(dir, {"a", ElementType::i64, 5}, kDist, 2);
+      },
+      "holds 64-bit floats, expected 64-bit integers");
 }
 
 TEST(LocalArray, RowsOutsideTheBlockAreRefused) {

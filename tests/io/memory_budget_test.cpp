@@ -12,12 +12,16 @@ class ScopedEnv {
  public:
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value) setenv(name, value, 1);
-    else unsetenv(name);
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
   }
   ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
   }
 
  private:
@@ -59,7 +63,8 @@ TEST(MemoryBudget, WithoutEnvironmentTheNodeMemoryIsSharedAmongItsRanks) {
   EXPECT_GT(one.bytes, 0u);
   EXPECT_NE(one.source, "MHETA_MEMORY_BYTES");
   // Free memory moves between the two readings; a quarter give or take 10%.
-  EXPECT_NEAR(static_cast<double>(four.bytes), static_cast<double>(one.bytes) / 4, 0.1 * static_cast<double>(one.bytes));
+  EXPECT_NEAR(static_cast<double>(four.bytes), static_cast<double>(one.bytes) / 4,
+              0.1 * static_cast<double>(one.bytes));
 }
 
 TEST(MemoryBudget, ForceOutOfCoreOnlyForOne) {

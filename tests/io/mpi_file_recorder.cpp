@@ -47,8 +47,7 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   return rc;
 }
 
-int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
-                     MPI_Status* status) {
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   mheta::io::testing::record("read_at", fh, offset, count, datatype);
   return PMPI_File_read_at(fh, offset, buf, count, datatype, status);
 }
