@@ -1,0 +1,162 @@
+#include "io/auto_redistribute.hpp"
+
+#include <mheta/marks.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+#include "microbench/microbench.hpp"
+#include "model/cluster.hpp"
+#include "model/model.hpp"
+#include "model/profile.hpp"
+#include "search/method.hpp"
+
+namespace mheta::io {
+
+namespace {
+
+int capture_iteration_from_environment() {
+  // The interposer's own default and variable (docs/interpose.md).
+  const char* n = std::getenv("MHETA_CAPTURE_ITERATION");
+  const int value = n != nullptr ? std::atoi(n) : 0;
+  return value > 0 ? value : 2;
+}
+
+std::filesystem::path profile_path() {
+  const char* p = std::getenv("MHETA_PROFILE");
+  return p != nullptr && *p != '\0' ? p : "mheta-profile.json";
+}
+
+std::string rows_text(const model::GenBlock& dist) {
+  std::string text;
+  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
+  return "[" + text + "]";
+}
+
+void say(const std::string& line) { std::cout << "mheta: " << line << std::endl; }
+
+}  // namespace
+
+AutoRedistributor::AutoRedistributor(MPI_Comm comm, std::filesystem::path data_dir, std::vector<RowShape> variables,
+                                     model::GenBlock dist, int total_iterations, AutoOptions options)
+    : comm_(comm),
+      data_dir_(std::move(data_dir)),
+      variables_(std::move(variables)),
+      dist_(std::move(dist)),
+      total_iterations_(total_iterations),
+      options_(std::move(options)),
+      capture_iteration_(capture_iteration_from_environment()),
+      started_(std::filesystem::file_time_type::clock::now()) {
+  MPI_Comm_rank(comm_, &rank_);
+  if (options_.cluster.empty()) {
+    if (const char* c = std::getenv("MHETA_CLUSTER"); c != nullptr && *c != '\0') options_.cluster = c;
+  }
+}
+
+std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
+  if (decided_ || completed < capture_iteration_) return std::nullopt;
+  decided_ = true;
+  // 1. Is there a profile of this run? Only with the interposer loaded,
+  // and only when it captured (it warns on stderr when it could not).
+  int usable = 0;
+  if (rank_ == 0) {
+    std::error_code ec;
+    const auto path = profile_path();
+    if (mheta_iteration == nullptr) {
+      say("automatic redistribution needs the interposer (mheta run, or LD_PRELOAD=libmheta-interpose.so): "
+          "continuing on " + rows_text(dist_));
+    } else if (!std::filesystem::exists(path, ec) || std::filesystem::last_write_time(path, ec) < started_) {
+      say("no profile of this run at " + path.string() + " after iteration " + std::to_string(completed) +
+          ": continuing on " + rows_text(dist_));
+    } else {
+      usable = 1;
+    }
+  }
+  MPI_Bcast(&usable, 1, MPI_INT, 0, comm_);
+  if (!usable) return std::nullopt;
+
+  // 2. The cluster: measured before, or measured now (collective).
+  model::Json quick;
+  int need_quick = options_.cluster.empty() ? 1 : 0;
+  if (need_quick) {
+    if (rank_ == 0) say("no cluster.json ($MHETA_CLUSTER): a quick characterization of " +
+                        std::to_string(options_.characterization_s) + " s");
+    microbench::Options o;
+    o.budget_s = options_.characterization_s;
+    o.disk_file_bytes = 4 << 20;
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(comm_, &dup);
+    quick = microbench::run_microbench(o, dup);
+    MPI_Comm_free(&dup);
+  }
+
+  // 3. Rank 0 predicts, searches and decides; every rank learns the outcome.
+  AutoDecision decision;
+  decision.from = dist_;
+  decision.to = dist_;
+  if (rank_ == 0) {
+    try {
+      const model::Profile profile = model::read_profile(profile_path());
+      const model::Cluster cluster = need_quick ? model::parse_cluster(quick.dump(), "quick characterization")
+                                                : model::read_cluster(options_.cluster);
+      const model::Model m(profile, cluster);
+      decision.current_s = m.predict(dist_.rows).iteration_s;
+      const search::SearchResult best = search::run_search(m, cluster, "gbs", {});
+      decision.to = best.dist;
+      decision.best_s = best.iteration_s;
+      decision.remaining = total_iterations_ - completed;
+      decision.gain_s = (decision.current_s - decision.best_s) * decision.remaining;
+      decision.cost_s = m.redistribution_seconds(dist_.rows, decision.to.rows);
+      decision.redistribute =
+          decision.to != dist_ && decision.gain_s > decision.cost_s * (1 + options_.margin);
+      std::ostringstream line;
+      line << "after iteration " << completed << " of " << total_iterations_ << ": predicted "
+           << decision.current_s << " s/iteration on " << rows_text(dist_) << ", " << decision.best_s
+           << " s on GBS's " << rows_text(decision.to) << "; gain " << decision.gain_s << " s over "
+           << decision.remaining << " iterations " << (decision.redistribute ? ">" : "<=") << " cost "
+           << decision.cost_s << " s x " << (1 + options_.margin) << ": "
+           << (decision.redistribute ? "redistributing" : "staying");
+      decision.summary = line.str();
+    } catch (const std::exception& e) {
+      decision.redistribute = false;
+      decision.to = dist_;
+      decision.summary = std::string("cannot decide (") + e.what() + "): continuing on " + rows_text(dist_);
+    }
+    say(decision.summary);
+  }
+  double figures[5] = {decision.redistribute ? 1.0 : 0.0, decision.current_s, decision.best_s, decision.gain_s,
+                       decision.cost_s};
+  MPI_Bcast(figures, 5, MPI_DOUBLE, 0, comm_);
+  decision.redistribute = figures[0] != 0;
+  decision.current_s = figures[1];
+  decision.best_s = figures[2];
+  decision.gain_s = figures[3];
+  decision.cost_s = figures[4];
+  decision.remaining = total_iterations_ - completed;
+  MPI_Bcast(decision.to.rows.data(), static_cast<int>(decision.to.rows.size()), MPI_INT64_T, 0, comm_);
+  if (!decision.redistribute) return decision;
+
+  // 4. Move the data; a failure rolls back and the program stays where it was.
+  try {
+    const RedistributionStats stats =
+        redistribute(comm_, data_dir_, variables_, dist_, decision.to, options_.redistribution);
+    decision.moved_s = stats.total_s;
+    dist_ = decision.to;
+    if (rank_ == 0) {
+      std::ostringstream line;
+      line << "redistributed " << stats.bytes_written << " bytes in " << stats.total_s << " s (predicted "
+           << decision.cost_s << " s)";
+      say(line.str());
+    }
+  } catch (const RedistributionError& e) {
+    if (rank_ == 0) say(std::string("redistribution failed, continuing on ") + rows_text(dist_) + ": " + e.what());
+    decision.redistribute = false;
+    decision.to = dist_;
+  }
+  return decision;
+}
+
+}  // namespace mheta::io
