@@ -38,6 +38,17 @@ TEST(RowsChecksum, DependsOnWhereTheRowsAre) {
   EXPECT_NE(rows_checksum(0, 4, 16, data.data()), rows_checksum(1, 4, 16, data.data()));
 }
 
+TEST(RowsChecksum, EveryWordOfALongRowCounts) {
+  const std::int64_t bpr = 4096 + 13;  // lanes, then single words, then bytes
+  auto data = rows(1, bpr);
+  const std::uint64_t before = rows_checksum(0, 1, bpr, data.data());
+  for (std::int64_t byte = 0; byte < bpr; byte += 37) {
+    data[static_cast<std::size_t>(byte)] ^= std::byte{0x01};
+    EXPECT_NE(rows_checksum(0, 1, bpr, data.data()), before) << "byte " << byte;
+    data[static_cast<std::size_t>(byte)] ^= std::byte{0x01};
+  }
+}
+
 TEST(RowsChecksum, SwappedRowsDiffer) {
   auto data = rows(2, 16);
   const std::uint64_t before = rows_checksum(0, 2, 16, data.data());

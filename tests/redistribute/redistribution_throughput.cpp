@@ -1,0 +1,129 @@
+// redistribution_throughput DIR MIB: the redistribution's throughput beside
+// a plain sequential write of the same bytes on the same disk, in one run.
+// Every rank makes its block of one variable (MIB MiB in all, 4 KiB rows)
+// under Blk; then, timed from a barrier to the slowest rank:
+//   sequential    each rank writes the bytes of its block under the new
+//                 distribution to a plain file (4 MiB writes) and fsyncs it
+//   redistribute  io::redistribute from Blk to the new distribution (reads,
+//                 exchange, writes, fsync, read-back verification, commit)
+// and prints one JSON line with both throughputs (bytes written / seconds)
+// and their ratio; the data checksum must be unchanged (exit 1 otherwise).
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/local_array.hpp"
+#include "io/redistribution.hpp"
+#include "io/redistribution_data_checksum.hpp"
+#include "model/gen_block.hpp"
+
+namespace {
+
+constexpr std::int64_t kRowBytes = 4096;
+constexpr std::int64_t kWriteBytes = 4 << 20;
+
+double timed(MPI_Comm comm, const std::function<void()>& step) {
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  step();
+  double seconds = MPI_Wtime() - start;
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (argc != 3) {
+    if (rank == 0) std::cerr << "usage: redistribution_throughput DIR MIB\n";
+    MPI_Finalize();
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  const std::int64_t rows = std::atoll(argv[2]) * (1 << 20) / kRowBytes;
+  const mheta::io::RowShape shape{"x", mheta::io::ElementType::u8, kRowBytes};
+  const mheta::model::GenBlock from = mheta::model::block_distribution(rows, size);
+  // Uneven shares 1, 2, ..., size: most rows change owner.
+  mheta::model::GenBlock to{std::vector<std::int64_t>(static_cast<std::size_t>(size))};
+  std::int64_t given = 0;
+  for (int r = 0; r < size; ++r) {
+    to.rows[static_cast<std::size_t>(r)] = r + 1 == size ? rows - given : rows * (r + 1) / (size * (size + 1) / 2);
+    given += to.rows[static_cast<std::size_t>(r)];
+  }
+  if (rank == 0) std::filesystem::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    auto block = mheta::io::LocalArray::create(dir, shape, from, rank);
+    std::vector<std::byte> chunk(static_cast<std::size_t>(kWriteBytes));
+    const std::int64_t chunk_rows = kWriteBytes / kRowBytes;
+    for (std::int64_t i = 0; i < block.local_rows(); i += chunk_rows) {
+      const std::int64_t n = std::min(chunk_rows, block.local_rows() - i);
+      for (std::int64_t k = 0; k < n * kRowBytes; ++k) {
+        chunk[static_cast<std::size_t>(k)] = static_cast<std::byte>((block.first_row() + i) * 31 + k * 7);
+      }
+      block.write_rows(i, n, chunk.data());
+    }
+  }
+  const std::uint64_t before = mheta::io::data_checksum(MPI_COMM_WORLD, dir, shape, from);
+  // Nothing of the setup left to write back while the timed steps run.
+  ::sync();
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  const std::int64_t my_bytes = to.rows[static_cast<std::size_t>(rank)] * kRowBytes;
+  const std::filesystem::path plain = dir / ("sequential." + std::to_string(rank));
+  auto sequential = [&] {
+    std::vector<std::byte> chunk(static_cast<std::size_t>(kWriteBytes), std::byte{1});
+    const int fd = ::open(plain.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    for (std::int64_t done = 0; done < my_bytes; done += kWriteBytes) {
+      const auto n = static_cast<std::size_t>(std::min(kWriteBytes, my_bytes - done));
+      if (::write(fd, chunk.data(), n) != static_cast<ssize_t>(n)) std::cerr << "sequential write failed\n";
+    }
+    ::fsync(fd);
+    ::close(fd);
+  };
+  // The baseline before and after the redistribution; the faster counts,
+  // so the ratio errs against the redistribution.
+  double sequential_s = timed(MPI_COMM_WORLD, sequential);
+  std::filesystem::remove(plain);
+  mheta::io::RedistributionStats stats;
+  const double redistribute_s =
+      timed(MPI_COMM_WORLD, [&] { stats = mheta::io::redistribute(MPI_COMM_WORLD, dir, {shape}, from, to); });
+  const std::uint64_t after = mheta::io::data_checksum(MPI_COMM_WORLD, dir, shape, to);
+  ::sync();
+  MPI_Barrier(MPI_COMM_WORLD);
+  sequential_s = std::min(sequential_s, timed(MPI_COMM_WORLD, sequential));
+  std::filesystem::remove(plain);
+
+  const double bytes = static_cast<double>(rows * kRowBytes);
+  if (rank == 0) {
+    std::cout << nlohmann::json{{"ranks", size},
+                                {"bytes", rows * kRowBytes},
+                                {"bytes_moved_between_ranks", stats.bytes_moved},
+                                {"sequential_write_MBps", bytes / sequential_s / 1e6},
+                                {"redistribution_MBps", bytes / redistribute_s / 1e6},
+                                {"ratio", sequential_s / redistribute_s},
+                                {"exchange_s", stats.exchange_s},
+                                {"verify_s", stats.verify_s},
+                                {"switch_s", stats.switch_s},
+                                {"checksum_unchanged", before == after}}
+                     .dump()
+              << std::endl;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::filesystem::remove_all(dir);
+  MPI_Finalize();
+  return before == after ? 0 : 1;
+}
