@@ -7,13 +7,16 @@
 namespace mheta::microbench {
 
 void quiet_wait(MPI_Request& request) {
-  // The nap grows from 20 us to 0.5 ms: a short wait ends promptly, and a
-  // rank that sits out a long measurement wakes up rarely enough not to
-  // preempt the ranks being measured (8 waiting ranks on 2 cores waking
-  // every 50 us made a 1 us ping-pong take 100 us).
-  long nap_ns = 20'000;
+  // Poll for 200 us first: a rank that naps even briefly may be woken on
+  // the core its ping-pong partner is using (the other being taken by
+  // another program), and then every round trip waits for a scheduler
+  // tick. Most waits between two measured ranks end within that time.
   int done = 0;
-  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  const double spin_until = MPI_Wtime() + 200e-6;
+  while (done == 0 && MPI_Wtime() < spin_until) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  // Then nap, from 20 us growing to 0.5 ms: a rank that sits out a long
+  // measurement wakes up rarely enough not to preempt the ranks measured.
+  long nap_ns = 20'000;
   while (done == 0) {
     const timespec nap{0, nap_ns};
     nanosleep(&nap, nullptr);
