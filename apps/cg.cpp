@@ -15,6 +15,7 @@
 #include "apps/distributed_vector.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
+#include "io/icla_group.hpp"
 #include "io/open_arrays.hpp"
 
 namespace mheta::apps {
@@ -45,10 +46,9 @@ bool run_cg(AppContext& ctx) {
   const CgMatrix matrix(ctx.options.rows, max_band);
   io::OpenedArrays opened =
       io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::u8, matrix.bytes_per_row()}}, ctx.dist);
-  const io::LocalArray* arrays[] = {&opened.arrays[0]};
-  const auto plans = io::plan_sweep(arrays, ctx.settings);
-  io::IclaArray a(opened.arrays[0], plans[0], ctx.settings.prefetch);
-  ctx.report->describe(ctx.settings, {&a}, a.array().local_rows());
+  io::IclaGroup group({&opened.arrays[0]}, ctx.settings);
+  io::IclaArray& a = group[0];
+  ctx.report->describe(ctx.settings, group.views(), a.array().local_rows());
   if (opened.created) {
     generate_rows(a, [&](std::int64_t i, std::span<std::byte> row) { matrix.encode_row(i, row); });
     a.flush();
@@ -64,6 +64,7 @@ bool run_cg(AppContext& ctx) {
   double rr = vectors.dot(r, r);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
+    group.follow_environment();
     vectors.gather(p, p_whole);
     mheta_mark_stage_begin("multiply");
     for (std::int64_t k = 0; k < a.chunk_count(); ++k) {

@@ -13,6 +13,7 @@
 #include "apps/row_checksum.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
+#include "io/icla_group.hpp"
 #include "io/open_arrays.hpp"
 
 namespace mheta::apps {
@@ -66,13 +67,10 @@ bool run_jacobi(AppContext& ctx) {
   const std::size_t width = static_cast<std::size_t>(cols);
   io::OpenedArrays opened = io::open_or_create(
       ctx.comm, ctx.options.data, {{"u", io::ElementType::f64, cols}, {"v", io::ElementType::f64, cols}}, ctx.dist);
-  const io::LocalArray* arrays[] = {&opened.arrays[0], &opened.arrays[1]};
-  const auto plans = io::plan_sweep(arrays, ctx.settings);
-  io::IclaArray first(opened.arrays[0], plans[0], ctx.settings.prefetch);
-  io::IclaArray second(opened.arrays[1], plans[1], ctx.settings.prefetch);
-  io::IclaArray* u = &first;
-  io::IclaArray* v = &second;
-  ctx.report->describe(ctx.settings, {u, v}, ctx.dist.rows[ctx.rank]);
+  io::IclaGroup group({&opened.arrays[0], &opened.arrays[1]}, ctx.settings);
+  io::IclaArray* u = &group[0];
+  io::IclaArray* v = &group[1];
+  ctx.report->describe(ctx.settings, group.views(), ctx.dist.rows[ctx.rank]);
 
   const std::int64_t local_rows = ctx.dist.rows[static_cast<std::size_t>(ctx.rank)];
   const std::int64_t g0 = ctx.dist.first_row(ctx.rank);
@@ -96,6 +94,7 @@ bool run_jacobi(AppContext& ctx) {
   std::vector<double> ghost_above(width), ghost_below(width), saved1(width), saved2(width);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
+    group.follow_environment();
     if (local_rows > 0) {
       std::vector<MPI_Request> requests;
       auto exchange = [&](int peer, std::vector<double>& ghost, const std::vector<double>& edge, int recv_tag,

@@ -15,6 +15,7 @@
 #include "apps/row_checksum.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
+#include "io/icla_group.hpp"
 #include "io/open_arrays.hpp"
 
 namespace mheta::apps {
@@ -65,10 +66,9 @@ bool run_rna(AppContext& ctx) {
   const std::size_t width = static_cast<std::size_t>(cols);
   io::OpenedArrays opened =
       io::open_or_create(ctx.comm, ctx.options.data, {{"h", io::ElementType::i64, cols}}, ctx.dist);
-  const io::LocalArray* arrays[] = {&opened.arrays[0]};
-  const auto plans = io::plan_sweep(arrays, ctx.settings);
-  io::IclaArray h(opened.arrays[0], plans[0], ctx.settings.prefetch);
-  ctx.report->describe(ctx.settings, {&h}, h.array().local_rows());
+  io::IclaGroup group({&opened.arrays[0]}, ctx.settings);
+  io::IclaArray& h = group[0];
+  ctx.report->describe(ctx.settings, group.views(), h.array().local_rows());
   // The table is the program's state: every run starts from zeros.
   generate_rows(h, [](std::int64_t, std::span<std::byte> row) { std::fill(row.begin(), row.end(), std::byte{0}); });
 
@@ -80,6 +80,8 @@ bool run_rna(AppContext& ctx) {
   std::vector<std::int64_t> above_block(width, 0), above(width);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
+    group.follow_environment();
+    group.follow_environment();
     for (int t = 0; t < tiles && local_rows > 0; ++t) {
       const std::int64_t c0 = tile_begin(t, cols);
       const std::int64_t c1 = tile_begin(t + 1, cols);

@@ -5,9 +5,23 @@
 namespace mheta::io {
 
 IclaArray::IclaArray(LocalArray& array, const model::IclaPlan& plan, bool prefetch)
-    : array_(&array), plan_(plan), prefetch_(prefetch && !plan.in_core) {
+    : array_(&array), plan_(plan), prefetch_requested_(prefetch), prefetch_(prefetch && !plan.in_core) {
   const std::int64_t rows = plan_.in_core ? array.local_rows() : plan_.icla_rows;
   storage_.resize(static_cast<std::size_t>(rows * array.bytes_per_row() * (prefetch_ ? 2 : 1)));
+}
+
+void IclaArray::switch_plan(const model::IclaPlan& plan) {
+  if (plan.in_core == plan_.in_core && plan.icla_rows == plan_.icla_rows) return;
+  finish_pending();
+  flush();
+  plan_ = plan;
+  prefetch_ = prefetch_requested_ && !plan_.in_core;
+  const std::int64_t rows = plan_.in_core ? array_->local_rows() : plan_.icla_rows;
+  storage_.assign(static_cast<std::size_t>(rows * array_->bytes_per_row() * (prefetch_ ? 2 : 1)), std::byte{0});
+  storage_.shrink_to_fit();
+  current_ = 0;
+  loaded_ = false;
+  changed_ = false;
 }
 
 IclaArray::~IclaArray() { finish_pending(); }

@@ -53,6 +53,9 @@ class IclaArray {
   void release(std::int64_t k, bool dirty);
   // Writes an in-core array back to its file if it changed since loading.
   void flush();
+  // Continues under another plan from the next sweep on: an in-core block
+  // is written back first if it changed, and reloaded when next in core.
+  void switch_plan(const model::IclaPlan& plan);
 
  private:
   std::span<std::byte> buffer(int which, std::int64_t rows);
@@ -60,6 +63,7 @@ class IclaArray {
 
   LocalArray* array_;
   model::IclaPlan plan_;
+  bool prefetch_requested_;
   bool prefetch_;
   std::vector<std::byte> storage_;   // one ICLA (or the whole block), twice when prefetching
   int current_ = 0;                  // the buffer holding the acquired chunk
