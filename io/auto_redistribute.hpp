@@ -30,6 +30,13 @@ struct AutoOptions {
   std::filesystem::path cluster;  // empty: $MHETA_CLUSTER, else a quick characterization
   double margin = 0.25;           // safety margin on the predicted cost of moving
   double characterization_s = 4;  // budget of the quick characterization
+  // What the model's price of moving (Model::redistribution_seconds: disk
+  // reads and writes, messages) leaves out: reading the new blocks back to
+  // verify them, and the fixed cost of creating, syncing and committing
+  // (file creation, fsync of every block and directory, three manifest
+  // writes). 0.25 s: commit and switch took 0.16-0.26 s in the throughput
+  // benchmark on this machine (docs/results.md).
+  double commit_s = 0.25;
   RedistributionOptions redistribution;
 };
 
