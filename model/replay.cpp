@@ -286,7 +286,15 @@ Prediction Model::predict(std::span<const std::int64_t> rows) const {
 double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t rows) const {
   if (rows <= 0) return 0;
   const auto ri = static_cast<std::size_t>(rank);
-  std::vector<IclaPlan> plans(static_cast<std::size_t>(variables_));
+  // GBS calls this ~10^6 times per search: no allocation for common sizes.
+  constexpr int kInline = 16;
+  IclaPlan inline_plans[kInline];
+  std::vector<IclaPlan> heap_plans;
+  std::span<IclaPlan> plans(inline_plans, static_cast<std::size_t>(std::min(variables_, kInline)));
+  if (variables_ > kInline) {
+    heap_plans.resize(static_cast<std::size_t>(variables_));
+    plans = heap_plans;
+  }
   plan_rank(rank, rows, plans);
   const double captured = captured_work_[ri];
   const double scale = captured > 0 ? work_of_rows(first_row, rows) / captured

@@ -25,7 +25,7 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace mheta::model {
 namespace {
 
-TEST(HotPath, EvaluationAllocatesNothingOnceTheWorkspaceIsWarm) {
+TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   Profile p = testing::empty_profile({10, 10, 10, 10});
   p.variables = {Variable{"A", 100, Access::read_write}};
   for (int r = 0; r < 4; ++r) {
@@ -50,6 +50,9 @@ TEST(HotPath, EvaluationAllocatesNothingOnceTheWorkspaceIsWarm) {
   double sum = 0;
   for (int repeat = 0; repeat < 100; ++repeat) {
     for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
+  }
+  for (int rank = 0; rank < 4; ++rank) {
+    for (std::int64_t rows = 0; rows <= 40; rows += 5) sum += model.rank_busy_seconds(rank, 0, rows);
   }
   EXPECT_EQ(allocations.load() - before, 0);
   EXPECT_GT(sum, 0);
