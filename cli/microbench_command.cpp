@@ -11,8 +11,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -55,8 +55,8 @@ int run_microbench(const MicrobenchOptions& o) {
     const char* from_env = std::getenv("MHETA_MPIEXEC");
     mpiexec = from_env != nullptr && *from_env != '\0' ? from_env : "mpiexec";
   }
-  std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks),
-                                   o.program.empty() ? find_program() : o.program, "-o", o.output};
+  std::vector<std::string> args = {
+      mpiexec, "-n", std::to_string(o.ranks), o.program.empty() ? find_program() : o.program, "-o", o.output};
   auto forward = [&](const char* flag, const auto& value) {
     if (value) {
       args.emplace_back(flag);
@@ -67,6 +67,8 @@ int run_microbench(const MicrobenchOptions& o) {
       }
     }
   };
+  // mpiexec pipes the ranks' stderr, so the program cannot see our terminal.
+  if (isatty(STDERR_FILENO) == 1) args.insert(args.end(), {"--progress", "always"});
   forward("--budget", o.budget_s);
   forward("--target", o.target);
   forward("--disk-dir", o.disk_dir);
@@ -110,9 +112,8 @@ void add_microbench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--disk-file-bytes", o->disk_file_bytes, "Size of each rank's scratch file");
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher (default: $MHETA_MPIEXEC, else mpiexec)");
   cmd->add_option("--program", o->program, "The mheta-microbench program (default: found beside mheta)");
-  cmd->callback([o, &exit_code] {
-    exit_code = run_reporting_errors("microbench", [&] { return run_microbench(*o); });
-  });
+  cmd->callback(
+      [o, &exit_code] { exit_code = run_reporting_errors("microbench", [&] { return run_microbench(*o); }); });
 }
 
 }  // namespace mheta::cli

@@ -1,7 +1,5 @@
 #include "microbench/budget.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -9,12 +7,12 @@
 
 namespace mheta::microbench {
 
-Budget::Budget(double seconds, MPI_Comm comm) : comm_(comm), seconds_(seconds) {
+Budget::Budget(double seconds, MPI_Comm comm, bool show_progress) : comm_(comm), seconds_(seconds) {
   MPI_Comm_rank(comm, &rank_);
   // Everyone starts the clock together so phase deadlines agree.
   quiet_barrier(comm);
   start_ = MPI_Wtime();
-  tty_ = rank_ == 0 && isatty(STDERR_FILENO) == 1;
+  tty_ = rank_ == 0 && show_progress;
 }
 
 void Budget::begin_phase(const std::string& name, double cumulative_fraction) {
@@ -35,7 +33,10 @@ bool Budget::another_round(bool want_more, int rounds_done) {
 
 void Budget::show_progress(int rounds_done) const {
   if (!tty_) return;
-  const double elapsed = MPI_Wtime() - start_;
+  const double now = MPI_Wtime();
+  if (rounds_done > 0 && now - last_shown_ < 0.1) return;
+  last_shown_ = now;
+  const double elapsed = now - start_;
   std::fprintf(stderr, "\r\033[Kmheta-microbench: %-12s round %4d   %5.1f s of %.1f s", phase_.c_str(), rounds_done,
                elapsed, seconds_);
   std::fflush(stderr);

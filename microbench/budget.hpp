@@ -12,7 +12,7 @@ namespace mheta::microbench {
 
 class Budget {
  public:
-  Budget(double seconds, MPI_Comm comm);
+  Budget(double seconds, MPI_Comm comm, bool show_progress = false);
 
   // Starts the phase that must end when `cumulative_fraction` of the budget
   // has passed; names it for the progress line.
@@ -45,6 +45,7 @@ class Budget {
   double phase_deadline_ = 0;
   std::string phase_;
   bool tty_ = false;
+  mutable double last_shown_ = -1;  // at most 10 progress lines a second
 };
 
 }  // namespace mheta::microbench

@@ -16,6 +16,9 @@ using mheta::microbench::Options;
 
 void add_options(CLI::App& app, Options& o) {
   app.add_option("-o,--output", o.output, "Where to write cluster.json")->capture_default_str();
+  app.add_option("--progress", o.progress, "Progress line on stderr: auto (when stderr is a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   app.add_option("--budget", o.budget_s, "Time budget in seconds for the whole run")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

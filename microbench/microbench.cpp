@@ -78,7 +78,8 @@ model::Json run_microbench(const Options& options, MPI_Comm comm) {
   const auto mine = static_cast<unsigned long long>(memory.bytes);
   MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, m.memory_bytes.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
 
-  Budget budget(options.budget_s, comm);
+  const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) == 1);
+  Budget budget(options.budget_s, comm, progress);
   // The disk first: a bad --disk-dir is reported before the budget is spent.
   budget.begin_phase("disk", kDiskPhaseEnd);
   m.disk_setup = disk_setup(options);

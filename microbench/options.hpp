@@ -8,6 +8,10 @@ namespace mheta::microbench {
 
 struct Options {
   std::string output = "cluster.json";
+  // Progress line on stderr: "auto" shows it when stderr is a terminal,
+  // which it never is under mpiexec (the launcher pipes it), so
+  // `mheta microbench` passes "always" when its own stderr is one.
+  std::string progress = "auto";
   double budget_s = 60;                // the whole run, every phase included
   double target_relative_ci95 = 0.05;  // stop repeating a figure once its 95% CI is this tight
   std::string disk_dir;                // empty: a fresh directory under $TMPDIR (or /tmp)
