@@ -65,7 +65,8 @@ fs::path interpose_library() {
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   const fs::path dir = exe.parent_path();
-  for (const fs::path& candidate : {dir / "../interpose" / MHETA_INTERPOSE_LIB_NAME, dir / "../lib" / MHETA_INTERPOSE_LIB_NAME}) {
+  for (const fs::path& candidate :
+       {dir / "../interpose" / MHETA_INTERPOSE_LIB_NAME, dir / "../lib" / MHETA_INTERPOSE_LIB_NAME}) {
     if (fs::is_regular_file(candidate, error)) return fs::weakly_canonical(candidate);
   }
   throw std::runtime_error(std::string("cannot find ") + MHETA_INTERPOSE_LIB_NAME + " beside " + exe.string() +
@@ -115,7 +116,8 @@ int run_program(const RunOptions& o) {
   const auto set = [](const char* name, const std::string& value) {
     if (!value.empty()) setenv(name, value.c_str(), 1);
   };
-  set("MHETA_EMULATE", o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
+  set("MHETA_EMULATE",
+      o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
   set("MHETA_WAIT", o.wait);
   set("MHETA_CAPTURE", o.capture);
   set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
@@ -163,11 +165,13 @@ int run_program(const RunOptions& o) {
 
 void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
+  CLI::App* cmd =
+      app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
   cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
   cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
-  cmd->add_option("--capture", o->capture, "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
+  cmd->add_option("--capture", o->capture,
+                  "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
   cmd->add_option("--capture-iteration", o->capture_iteration, "Iteration to capture with mark/call (default 2)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--rows", o->rows, "Global row count, for programs that do not say it (MHETA_ROWS)")

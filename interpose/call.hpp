@@ -12,8 +12,23 @@ using model::Collective;
 
 // What a call does, for the timeline (docs/interpose.md, "Categories").
 enum class Category {
-  send, recv, sendrecv, isend, irecv, send_init, recv_init, start, request_free, completion,
-  collective, file_open, file_close, file_read, file_write, file_iread, file_iwrite,
+  send,
+  recv,
+  sendrecv,
+  isend,
+  irecv,
+  send_init,
+  recv_init,
+  start,
+  request_free,
+  completion,
+  collective,
+  file_open,
+  file_close,
+  file_read,
+  file_write,
+  file_iread,
+  file_iwrite,
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

@@ -119,7 +119,8 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
       record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
       break;
     case Category::irecv:  // recorded where it completes
-      rt.requests()[*c.request] = {.kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}};
+      rt.requests()[*c.request] = {
+          .kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}};
       rt.observe(fn, signature(fn, c.peer, c.tag), false, true);
       break;
     case Category::send_init:
@@ -130,7 +131,8 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
                                    .comm = c.comm,
                                    .peer = c.peer,
                                    .tag = c.tag,
-                                   .bytes = bytes, .io = {}};
+                                   .bytes = bytes,
+                                   .io = {}};
       break;
     default:
       break;
@@ -207,7 +209,8 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     c.statuses = statuses.data();
   }
   int rc = MPI_SUCCESS;
-  if (rt.settings().wait == WaitMode::sleep && (fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome)) {
+  if (rt.settings().wait == WaitMode::sleep &&
+      (fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome)) {
     rc = poll_with_sleeps([&](int* done) {
       switch (fn) {
         case Fn::Wait:
@@ -241,7 +244,8 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status);
   } else if (fn == Fn::Waitsome || fn == Fn::Testsome) {
     if (*c.outcount != MPI_UNDEFINED) {
-      for (int k = 0; k < *c.outcount; ++k) complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k]);
+      for (int k = 0; k < *c.outcount; ++k)
+        complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k]);
     }
   }
   return rc;
@@ -291,7 +295,8 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   const int variable = rt.variable_of(c.fh);
   if (write && rt.capturing()) rt.note_write(variable);
-  if (rt.capturing() && variable >= 0) rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
+  if (rt.capturing() && variable >= 0)
+    rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
   rt.observe(fn, signature(fn, variable, 0), false);
   return rc;
 }

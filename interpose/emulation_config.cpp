@@ -35,17 +35,45 @@ struct Preset {
 // "higher relative power" is factor 1 and the unchanged nodes are 1.5.
 constexpr Preset kPresets[] = {
     // DC: two nodes of lower CPU power, two of higher, the rest unchanged.
-    {"DC", {{{3, 1, kNormalMemory}, {3, 1, kNormalMemory}, {1, 1, kNormalMemory}, {1, 1, kNormalMemory},
-             {1.5, 1, kNormalMemory}, {1.5, 1, kNormalMemory}, {1.5, 1, kNormalMemory}, {1.5, 1, kNormalMemory}}}},
+    {"DC",
+     {{{3, 1, kNormalMemory},
+       {3, 1, kNormalMemory},
+       {1, 1, kNormalMemory},
+       {1, 1, kNormalMemory},
+       {1.5, 1, kNormalMemory},
+       {1.5, 1, kNormalMemory},
+       {1.5, 1, kNormalMemory},
+       {1.5, 1, kNormalMemory}}}},
     // IO: half the nodes have high I/O latency and small memories; equal CPUs.
-    {"IO", {{{1, 1, kNormalMemory}, {1, 1, kNormalMemory}, {1, 1, kNormalMemory}, {1, 1, kNormalMemory},
-             {1, 4, kSmallMemory}, {1, 4, kSmallMemory}, {1, 4, kSmallMemory}, {1, 4, kSmallMemory}}}},
+    {"IO",
+     {{{1, 1, kNormalMemory},
+       {1, 1, kNormalMemory},
+       {1, 1, kNormalMemory},
+       {1, 1, kNormalMemory},
+       {1, 4, kSmallMemory},
+       {1, 4, kSmallMemory},
+       {1, 4, kSmallMemory},
+       {1, 4, kSmallMemory}}}},
     // HY1: four nodes of varying CPU power; four with low I/O latency and small memories.
-    {"HY1", {{{1, 2, kNormalMemory}, {1.5, 2, kNormalMemory}, {2, 2, kNormalMemory}, {3, 2, kNormalMemory},
-              {1, 1, kSmallMemory}, {1, 1, kSmallMemory}, {1, 1, kSmallMemory}, {1, 1, kSmallMemory}}}},
+    {"HY1",
+     {{{1, 2, kNormalMemory},
+       {1.5, 2, kNormalMemory},
+       {2, 2, kNormalMemory},
+       {3, 2, kNormalMemory},
+       {1, 1, kSmallMemory},
+       {1, 1, kSmallMemory},
+       {1, 1, kSmallMemory},
+       {1, 1, kSmallMemory}}}},
     // HY2: four nodes of varying CPU power, two with high I/O latency, two with large memories.
-    {"HY2", {{{1, 1, kNormalMemory}, {1.5, 1, kNormalMemory}, {2, 1, kNormalMemory}, {3, 1, kNormalMemory},
-              {1, 4, kNormalMemory}, {1, 4, kNormalMemory}, {1, 1, kLargeMemory}, {1, 1, kLargeMemory}}}},
+    {"HY2",
+     {{{1, 1, kNormalMemory},
+       {1.5, 1, kNormalMemory},
+       {2, 1, kNormalMemory},
+       {3, 1, kNormalMemory},
+       {1, 4, kNormalMemory},
+       {1, 4, kNormalMemory},
+       {1, 1, kLargeMemory},
+       {1, 1, kLargeMemory}}}},
 };
 
 double factor(const model::JsonFields& f, const model::Json& node, std::string_view key, const std::string& path) {

@@ -17,8 +17,8 @@ inline constexpr std::string_view kEmulationFormat = "mheta-emulation/1";
 enum class WaitMode { spin, sleep };
 
 struct RankEmulation {
-  double cpu_factor = 1;  // compute between MPI calls takes this many times as long (>= 1)
-  double io_factor = 1;   // MPI-IO takes this many times as long (>= 1)
+  double cpu_factor = 1;                      // compute between MPI calls takes this many times as long (>= 1)
+  double io_factor = 1;                       // MPI-IO takes this many times as long (>= 1)
   std::optional<std::uint64_t> memory_bytes;  // exported as MHETA_MEMORY_BYTES
 };
 

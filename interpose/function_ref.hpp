@@ -15,8 +15,7 @@ class FunctionRef<R(Args...)> {
   FunctionRef(std::nullptr_t) {}  // NOLINT: "no such call" is spelled nullptr in the table
   template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
   FunctionRef(F&& f)  // NOLINT: implicit, like std::function
-      : object_(const_cast<void*>(static_cast<const void*>(&f))),
-        invoke_([](void* object, Args... args) -> R {
+      : object_(const_cast<void*>(static_cast<const void*>(&f))), invoke_([](void* object, Args... args) -> R {
           return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
         }) {}
 

@@ -40,8 +40,8 @@ model::GenBlock distribution(const std::vector<RankRecord>& records, const Assem
     if (local < 0) break;
     hinted.rows.push_back(local);
   }
-  if (static_cast<int>(hinted.rows.size()) == ranks &&
-      (global_rows <= 0 || hinted.total_rows() == global_rows) && hinted.total_rows() > 0) {
+  if (static_cast<int>(hinted.rows.size()) == ranks && (global_rows <= 0 || hinted.total_rows() == global_rows) &&
+      hinted.total_rows() > 0) {
     return hinted;
   }
   if (global_rows <= 0) {
@@ -90,9 +90,13 @@ Json rank_record_to_json(const RankRecord& r) {
                          {"hinted", v.hinted},
                          {"written", v.written}});
   }
-  return {{"rank", r.rank},         {"complete", r.complete}, {"sections", sections},
-          {"variables", variables}, {"iterations", r.iterations},
-          {"host", r.host},         {"memory_budget_bytes", r.memory_budget_bytes}};
+  return {{"rank", r.rank},
+          {"complete", r.complete},
+          {"sections", sections},
+          {"variables", variables},
+          {"iterations", r.iterations},
+          {"host", r.host},
+          {"memory_budget_bytes", r.memory_budget_bytes}};
 }
 
 RankRecord rank_record_from_json(const Json& j) {

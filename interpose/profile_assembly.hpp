@@ -14,7 +14,7 @@ namespace mheta::interpose {
 // One rank's capture, as sent to rank 0.
 struct RankRecord {
   int rank = 0;
-  bool complete = false;  // a whole iteration was captured
+  bool complete = false;                 // a whole iteration was captured
   std::vector<model::Section> sections;  // StageIo::variable indexes `variables`
   std::vector<VariableSeen> variables;
   std::int64_t iterations = 0;  // iterations seen so far (marks or k-th calls)

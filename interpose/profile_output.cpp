@@ -69,14 +69,15 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
       std::vector<RankRecord> records;
       bool complete = true;
       for (int r = 0; r < size; ++r) {
-        records.push_back(rank_record_from_json(model::Json::parse(
-            all.substr(static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]),
-                       static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])))));
+        records.push_back(rank_record_from_json(
+            model::Json::parse(all.substr(static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]),
+                                          static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])))));
         complete = complete && records.back().complete;
       }
       if (!complete) {
-        warn("the run ended before every rank captured a whole iteration; no profile written (see docs/interpose.md, "
-             "\"Which iteration\")");
+        warn(
+            "the run ended before every rank captured a whole iteration; no profile written (see docs/interpose.md, "
+            "\"Which iteration\")");
       } else {
         std::vector<std::string> warnings;
         const model::Profile profile =

@@ -46,7 +46,7 @@ struct PendingRequest {
   int peer = MPI_ANY_SOURCE;  // rank in comm
   int tag = 0;
   std::int64_t bytes = 0;
-  double issued_at = 0;     // file: emulated completion is issued_at + io_factor * duration
+  double issued_at = 0;  // file: emulated completion is issued_at + io_factor * duration
   double issue_seconds = 0;
   double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
   Timeline::IoRef io;
@@ -135,7 +135,7 @@ class Runtime {
   std::int64_t named_calls_ = 0;
   bool end_is_collective_ = false;
   std::int64_t last_message_call_ = -1;  // detector_.calls() at the last point-to-point message
-  bool captured_ = false;  // a whole iteration is in timeline_
+  bool captured_ = false;                // a whole iteration is in timeline_
   bool written_ = false;
   bool warned_ = false;
 };

@@ -49,7 +49,8 @@ void read_capture_mode(int rank, Settings& s) {
     if (colon != std::string_view::npos) {
       const auto k = parse_positive(rest.substr(colon + 1));
       if (!k) {
-        warn(rank, "MHETA_CAPTURE=" + std::string(m) + ": the count after the function name must be a positive integer; using 1");
+        warn(rank, "MHETA_CAPTURE=" + std::string(m) +
+                       ": the count after the function name must be a positive integer; using 1");
       }
       s.call_every = k.value_or(1);
     }
@@ -59,7 +60,8 @@ void read_capture_mode(int rank, Settings& s) {
       s.capture = CaptureMode::automatic;
     }
   } else {
-    warn(rank, "MHETA_CAPTURE=" + std::string(m) + " is not one of auto, mark, pcontrol, call:MPI_Name[:k], off; using auto");
+    warn(rank,
+         "MHETA_CAPTURE=" + std::string(m) + " is not one of auto, mark, pcontrol, call:MPI_Name[:k], off; using auto");
   }
 }
 

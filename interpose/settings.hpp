@@ -11,16 +11,16 @@
 namespace mheta::interpose {
 
 enum class CaptureMode {
-  off,       // MHETA_CAPTURE=off: never capture
-  automatic, // period of the call sequence (switches to `mark` when the program marks iterations)
-  mark,      // mheta_iteration() ends an iteration
-  pcontrol,  // MPI_Pcontrol(1) starts the capture, MPI_Pcontrol(0) ends it
-  call,      // every k-th call of a named MPI function ends an iteration
+  off,        // MHETA_CAPTURE=off: never capture
+  automatic,  // period of the call sequence (switches to `mark` when the program marks iterations)
+  mark,       // mheta_iteration() ends an iteration
+  pcontrol,   // MPI_Pcontrol(1) starts the capture, MPI_Pcontrol(0) ends it
+  call,       // every k-th call of a named MPI function ends an iteration
 };
 
 struct Settings {
   CaptureMode capture = CaptureMode::automatic;
-  std::string call_name;      // call mode: "MPI_Allreduce"
+  std::string call_name;  // call mode: "MPI_Allreduce"
   std::int64_t call_every = 1;
   std::int64_t capture_iteration = 2;  // 1-based: an iteration after the first
   std::string profile_path = "mheta-profile.json";

@@ -40,8 +40,8 @@ RankRecord record(int rank, std::int64_t local_rows, const std::string& variable
 
 TEST(ProfileAssembly, MergesVariablesAndTakesTheHintedRows) {
   std::vector<std::string> warnings;
-  const auto p = assemble_profile({record(0, 30, "x.{rank}", false), record(1, 70, "x.{rank}", true)},
-                                  {"prog", 0, ""}, warnings);
+  const auto p =
+      assemble_profile({record(0, 30, "x.{rank}", false), record(1, 70, "x.{rank}", true)}, {"prog", 0, ""}, warnings);
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
   ASSERT_EQ(p.variables.size(), 1u);
@@ -63,7 +63,8 @@ TEST(ProfileAssembly, ADistFileGivesTheDistribution) {
   const std::string path = ::testing::TempDir() + "/assembly_dist.txt";
   std::ofstream(path) << "# two ranks\n200\n800\n";
   std::vector<std::string> warnings;
-  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, path}, warnings);
+  const auto p =
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, path}, warnings);
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{200, 800}));
   std::remove(path.c_str());
 }
@@ -72,7 +73,8 @@ TEST(ProfileAssembly, ABadDistFileIsAWarningNotAFailure) {
   const std::string path = ::testing::TempDir() + "/assembly_bad_dist.txt";
   std::ofstream(path) << "200\n";
   std::vector<std::string> warnings;
-  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 100, path}, warnings);
+  const auto p =
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 100, path}, warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find(path), std::string::npos);
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
