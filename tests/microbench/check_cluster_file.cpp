@@ -65,8 +65,17 @@ int main(int argc, char** argv) {
 
   const auto& net = cluster.network;
   const auto& jnet = doc["network"];
-  expect(net.default_link.latency_s > 0 && net.default_link.latency_s < 1, "network.latency_s in (0, 1) s");
-  expect(net.default_link.s_per_byte > 0 && net.default_link.s_per_byte < 1e-6, "network.s_per_byte in (0, 1e-6)");
+  // A figure may be 0 only as a fit clamped at 0 with an interval that says
+  // it was not resolved (a loaded machine: ping-pongs that wait for the
+  // scheduler hide the per-byte cost); 0 without an interval would be a bug.
+  const auto measured = [&](double value, const char* key) {
+    const std::string ci = std::string(key) + "_ci95";
+    return value > 0 || (jnet.contains(ci) && jnet[ci].is_number() && jnet[ci].get<double>() > 0);
+  };
+  expect(measured(net.default_link.latency_s, "latency_s") && net.default_link.latency_s < 1,
+         "network.latency_s in (0, 1) s, or 0 with an interval");
+  expect(measured(net.default_link.s_per_byte, "s_per_byte") && net.default_link.s_per_byte < 1e-6,
+         "network.s_per_byte in (0, 1e-6), or 0 with an interval");
   expect(net.send_overhead_s > 0, "network.send_overhead_s is 0");
   expect(net.recv_overhead_s > 0, "network.recv_overhead_s is 0");
   for (const char* key : {"send_overhead_s", "recv_overhead_s", "latency_s", "s_per_byte"}) {
@@ -84,9 +93,14 @@ int main(int argc, char** argv) {
     const auto& curve = net.collectives[static_cast<std::size_t>(op)];
     expect(curve.has_value(), "network.collectives." + name + " missing");
     if (!curve) continue;
-    // Whatever the fit, the curve must price the measured range sensibly.
-    const double t = curve->seconds(ranks, 4096);
-    expect(t > 0 && t < 1, "network.collectives." + name + " gives " + std::to_string(t) + " s for 4 KiB");
+    // Whatever the fit, the curve must price the measured range as a cost
+    // (a noisy fit may reach 0 somewhere, where the model clamps it; a
+    // second per call would be a unit error).
+    for (int p = 2; p <= ranks; ++p) {
+      const double t = curve->seconds(p, 4096);
+      expect(t >= 0 && t < 1, "network.collectives." + name + " gives " + std::to_string(t) + " s for 4 KiB on " +
+                                  std::to_string(p) + " ranks");
+    }
     expect(has_interval(jnet["collectives"][name], "c0"), "network.collectives." + name + ".c0_ci95 missing");
   }
   const auto& m = doc["measurement"];
