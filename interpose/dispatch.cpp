@@ -119,20 +119,20 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
       record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
       break;
     case Category::irecv:  // recorded where it completes
-      rt.requests()[*c.request] = {
-          .kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}};
+      rt.requests().add(*c.request,
+                        {.kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}});
       rt.observe(fn, signature(fn, c.peer, c.tag), false, true);
       break;
     case Category::send_init:
     case Category::recv_init:
-      rt.requests()[*c.request] = {.kind = category == Category::send_init ? Kind::send : Kind::recv,
-                                   .persistent = true,
-                                   .active = false,
-                                   .comm = c.comm,
-                                   .peer = c.peer,
-                                   .tag = c.tag,
-                                   .bytes = bytes,
-                                   .io = {}};
+      rt.requests().add(*c.request, {.kind = category == Category::send_init ? Kind::send : Kind::recv,
+                                     .persistent = true,
+                                     .active = false,
+                                     .comm = c.comm,
+                                     .peer = c.peer,
+                                     .tag = c.tag,
+                                     .bytes = bytes,
+                                     .io = {}});
       break;
     default:
       break;
@@ -146,9 +146,9 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   for (int i = 0; i < c.nreq; ++i) {
-    const auto it = rt.requests().find(c.requests[i]);
-    if (it == rt.requests().end() || !it->second.persistent) continue;
-    PendingRequest& p = it->second;
+    PendingRequest* found = rt.requests().oldest(c.requests[i]);
+    if (found == nullptr || !found->persistent) continue;
+    PendingRequest& p = *found;
     p.active = true;
     if (p.kind == Kind::send) {
       record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
@@ -164,15 +164,15 @@ int handle_request_free(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
   std::lock_guard lock(rt.mutex());
-  rt.requests().erase(request);
+  rt.requests().remove_oldest(request);
   return rc;
 }
 
 // A followed request has completed with `status`.
 void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
-  const auto it = rt.requests().find(request);
-  if (it == rt.requests().end()) return;
-  PendingRequest& p = it->second;
+  PendingRequest* found = rt.requests().oldest(request);
+  if (found == nullptr) return;
+  PendingRequest& p = *found;
   switch (p.kind) {
     case Kind::recv:
       if (rt.capturing() && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
@@ -193,7 +193,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
   if (p.persistent) {
     p.active = false;
   } else {
-    rt.requests().erase(it);
+    rt.requests().remove_oldest(request);
   }
 }
 
@@ -365,14 +365,15 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   if (write && rt.capturing()) rt.note_write(variable);
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
-    rt.requests()[*c.request] = {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref};
+    rt.requests().add(*c.request,
+                      {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
   } else {
     if (write && rt.capturing() && variable >= 0) {
       // ROMIO performs the transfer inside the call; its time is the write's.
       rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
     }
     if (rt.emulator().active()) {
-      rt.requests()[*c.request] = {.kind = Kind::file, .issued_at = start, .issue_seconds = issue_seconds, .io = {}};
+      rt.requests().add(*c.request, {.kind = Kind::file, .issued_at = start, .issue_seconds = issue_seconds, .io = {}});
     }
   }
   if (rt.following()) rt.observe(fn, signature(fn, variable, 0), false);

@@ -13,6 +13,7 @@
 #include "interpose/call.hpp"
 #include "interpose/emulator.hpp"
 #include "interpose/period_detector.hpp"
+#include "interpose/request_table.hpp"
 #include "interpose/settings.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/variable_name.hpp"
@@ -34,22 +35,6 @@ struct VariableSeen {
   std::int64_t file_bytes = 0;
   bool hinted = false;   // named by the mheta_variable hint
   bool written = false;  // written in the captured iteration (setup writes do not count)
-};
-
-// A request the interposer follows until it completes.
-struct PendingRequest {
-  enum class Kind : std::uint8_t { recv, send, file, prefetch };
-  Kind kind = Kind::recv;
-  bool persistent = false;
-  bool active = true;  // persistent requests: started and not yet completed
-  MPI_Comm comm = MPI_COMM_NULL;
-  int peer = MPI_ANY_SOURCE;  // rank in comm
-  int tag = 0;
-  std::int64_t bytes = 0;
-  double issued_at = 0;  // file: emulated completion is issued_at + io_factor * duration
-  double issue_seconds = 0;
-  double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
-  Timeline::IoRef io;
 };
 
 class Runtime {
@@ -78,7 +63,7 @@ class Runtime {
   std::mutex& mutex() { return mutex_; }
 
   // Requests and files (mutex() held).
-  std::unordered_map<MPI_Request, PendingRequest>& requests() { return requests_; }
+  RequestTable& requests() { return requests_; }
   int variable_of(MPI_File fh) const;
   void open_file(MPI_File fh, const char* filename, MPI_Info info);
   void close_file(MPI_File fh);
@@ -122,7 +107,7 @@ class Runtime {
   MPI_Comm comm_ = MPI_COMM_NULL;  // private duplicate of MPI_COMM_WORLD for our own collectives
   double last_exit_ = 0;
   Timeline timeline_;
-  std::unordered_map<MPI_Request, PendingRequest> requests_;
+  RequestTable requests_;
   std::unordered_map<MPI_File, int> files_;
   std::vector<VariableSeen> variables_;
   // Iteration detection.

@@ -106,7 +106,9 @@ def cmd_unchanged(args):
         program = [a.replace("@TMP@", tmp) for a in args.program]
         expected = results_of(plain(args, args.np, program).stdout, args.timing_key)
         profile_path = os.path.join(tmp, "profile.json")
-        got = results_of(preloaded(args, args.np, program, {"MHETA_PROFILE": profile_path}).stdout, args.timing_key)
+        env = dict(item.split("=", 1) for item in args.env)
+        env["MHETA_PROFILE"] = profile_path
+        got = results_of(preloaded(args, args.np, program, env).stdout, args.timing_key)
         if got != expected:
             fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" % (expected, got))
         profile = load_profile(profile_path)
@@ -349,6 +351,7 @@ def main():
     parser.add_argument("--pattern", choices=["neighbours", "collectives", "any"], default="any")
     parser.add_argument("--min-messages", type=int, default=0)
     parser.add_argument("--collectives", default="")
+    parser.add_argument("--env", action="append", default=[], help="unchanged: KEY=VALUE for the interposed run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait

@@ -1,0 +1,52 @@
+#pragma once
+// The requests the interposer follows from their post to their completion.
+#include <mpi.h>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "interpose/timeline.hpp"
+
+namespace mheta::interpose {
+
+// A request the interposer follows until it completes.
+struct PendingRequest {
+  enum class Kind : std::uint8_t { recv, send, file, prefetch };
+  Kind kind = Kind::recv;
+  bool persistent = false;
+  bool active = true;  // persistent requests: started and not yet completed
+  MPI_Comm comm = MPI_COMM_NULL;
+  int peer = MPI_ANY_SOURCE;  // rank in comm
+  int tag = 0;
+  std::int64_t bytes = 0;
+  double issued_at = 0;  // file: emulated completion is issued_at + io_factor * duration
+  double issue_seconds = 0;
+  double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
+  Timeline::IoRef io;
+};
+
+// MPI may hand out a handle again as soon as the request it named completes.
+// With several threads, a request can be posted under a handle whose
+// completion another thread has not processed yet; so the entries of one
+// handle are kept in posting order and a completion takes the oldest.
+class RequestTable {
+ public:
+  void add(MPI_Request request, const PendingRequest& pending) { table_[request].push_back(pending); }
+  PendingRequest* oldest(MPI_Request request) {
+    const auto it = table_.find(request);
+    return it == table_.end() ? nullptr : &it->second.front();
+  }
+  void remove_oldest(MPI_Request request) {
+    const auto it = table_.find(request);
+    if (it == table_.end()) return;
+    it->second.erase(it->second.begin());
+    if (it->second.empty()) table_.erase(it);
+  }
+  bool empty() const { return table_.empty(); }
+
+ private:
+  std::unordered_map<MPI_Request, std::vector<PendingRequest>> table_;
+};
+
+}  // namespace mheta::interpose
