@@ -53,6 +53,9 @@ class IclaArray {
   void release(std::int64_t k, bool dirty);
   // Writes an in-core array back to its file if it changed since loading.
   void flush();
+  // The block's values are no longer needed (the program overwrites them
+  // all before reading): an in-core block is not written back.
+  void discard() { changed_ = false; }
   // Continues under another plan from the next sweep on: an in-core block
   // is written back first if it changed, and reloaded when next in core.
   void switch_plan(const model::IclaPlan& plan);
