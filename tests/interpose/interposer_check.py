@@ -115,8 +115,8 @@ def cmd_unchanged(args):
         if len(profile["ranks"]) != args.np:
             fail("profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
         sends, collectives = check_consistent(profile)
-        if args.min_messages and sum(sends.values()) < args.min_messages:
-            fail("only %d messages captured, expected at least %d" % (sum(sends.values()), args.min_messages))
+        if args.messages and sum(sends.values()) != args.messages:
+            fail("%d messages captured, expected the %d of one iteration" % (sum(sends.values()), args.messages))
         # Any whole period is an iteration: the capture may start anywhere in it.
         expected_collectives = args.collectives.split(",") if args.collectives else None
         if expected_collectives and not any(collectives == expected_collectives[i:] + expected_collectives[:i]
@@ -349,7 +349,7 @@ def main():
     parser.add_argument("--sweeps-read", type=int, default=1)
     parser.add_argument("--sweeps-written", type=int, default=0)
     parser.add_argument("--pattern", choices=["neighbours", "collectives", "any"], default="any")
-    parser.add_argument("--min-messages", type=int, default=0)
+    parser.add_argument("--messages", type=int, default=0, help="unchanged: messages in one iteration, all ranks")
     parser.add_argument("--collectives", default="")
     parser.add_argument("--env", action="append", default=[], help="unchanged: KEY=VALUE for the interposed run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")

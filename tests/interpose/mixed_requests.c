@@ -1,8 +1,9 @@
 /* A ring exchange written with every completion style the interposer must
  * follow: Isend/Irecv with MPI_ANY_SOURCE and MPI_STATUS(ES)_IGNORE,
  * persistent requests (Send_init/Recv_init/Startall), Waitany, Testsome,
- * Waitall, Sendrecv and collectives. Prints a checksum that must not change
- * under the interposer. Usage: mixed_requests [iterations] */
+ * Waitall, Sendrecv and collectives, and MPI_Pcontrol around the third
+ * iteration. Prints a checksum that must not change under the interposer.
+ * Usage: mixed_requests [iterations] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
   MPI_Recv_init(pin, N, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &persistent[1]);
   double checksum = 0;
   for (int it = 0; it < iterations; ++it) {
+    /* Profiling control around iteration 3 (MHETA_CAPTURE=pcontrol). */
+    if (it == 2) MPI_Pcontrol(1);
     checksum += work(x, N, it + rank);
     for (int i = 0; i < N; ++i) out[i] = x[i] + rank;
     /* Non-blocking ring with a wildcard receive completed by Waitany. */
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
     checksum = global / size;
     /* A barrier on MPI_COMM_SELF is not communication between ranks. */
     MPI_Barrier(MPI_COMM_SELF);
+    if (it == 2) MPI_Pcontrol(0);
   }
   MPI_Request_free(&persistent[0]);
   MPI_Request_free(&persistent[1]);
