@@ -109,6 +109,8 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
     }
   }
 
+  model::Json phases = model::Json::object();
+  for (const auto& [name, seconds] : m.phase_end_s) phases[name] = seconds;
   model::Json disk_rounds = model::Json::array();
   for (const DiskResult& d : m.disks) disk_rounds.push_back(d.rounds);
   doc["measurement"] = {
@@ -116,6 +118,7 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
       {"ranks", m.names.size()},
       {"budget_s", options.budget_s},
       {"elapsed_s", m.elapsed_s},
+      {"phase_end_s", phases},
       {"target_relative_ci95", options.target_relative_ci95},
       {"confidence", 0.95},
       {"memory", {{"sources", m.memory_sources}}},

@@ -5,6 +5,7 @@
 // object saying how the figures were obtained.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "microbench/collective_probe.hpp"
@@ -27,6 +28,7 @@ struct Measurements {
   NetworkResult network;
   CollectiveResult collectives;
   double elapsed_s = 0;
+  std::vector<std::pair<std::string, double>> phase_end_s;  // seconds since the start
 };
 
 model::Cluster cluster_from(const Measurements& m);

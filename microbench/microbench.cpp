@@ -84,13 +84,17 @@ model::Json run_microbench(const Options& options, MPI_Comm comm) {
   budget.begin_phase("disk", kDiskPhaseEnd);
   m.disk_setup = disk_setup(options);
   probe_disks(options, budget, comm, m.disks);
+  m.phase_end_s.emplace_back("disk", budget.elapsed());
   budget.begin_phase("cpu", kCpuPhaseEnd);
   m.cpu = probe_cpu(options, budget, comm);
+  m.phase_end_s.emplace_back("cpu", budget.elapsed());
   budget.begin_phase("ping-pong", kNetworkPhaseEnd);
   m.network = probe_network(options, budget, comm);
+  m.phase_end_s.emplace_back("ping-pong", budget.elapsed());
   budget.begin_phase("collectives", kCollectivePhaseEnd);
   m.collectives = probe_collectives(options, budget, comm);
   m.elapsed_s = budget.elapsed();
+  m.phase_end_s.emplace_back("collectives", m.elapsed_s);
   budget.finish_progress();
   if (rank != 0) return model::Json();
   return cluster_report(options, m);
