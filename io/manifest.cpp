@@ -105,7 +105,7 @@ void sync_directory(const std::filesystem::path& dir) {
   if (!ok) throw model::OutputError(dir.string() + ": cannot sync the directory: " + std::strerror(saved));
 }
 
-void write_manifest(const std::filesystem::path& dir, const Manifest& manifest) {
+void write_manifest(const std::filesystem::path& dir, const Manifest& manifest, bool sync_dir) {
   model::Json variables = model::Json::array();
   for (const RowShape& v : manifest.variables) {
     variables.push_back({{"name", v.variable},
@@ -118,7 +118,7 @@ void write_manifest(const std::filesystem::path& dir, const Manifest& manifest) 
                             {"to", manifest.to.rows},
                             {"variables", variables}};
   model::write_text_file_atomically(manifest_path(dir), json.dump(1) + "\n");
-  sync_directory(dir);
+  if (sync_dir) sync_directory(dir);
 }
 
 }  // namespace mheta::io

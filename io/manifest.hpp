@@ -34,8 +34,11 @@ std::filesystem::path staging_dir(const std::filesystem::path& dir);
 // model::FormatError naming the file when it is unreadable or malformed.
 std::optional<Manifest> read_manifest(const std::filesystem::path& dir);
 
-// Durably replaces the manifest (see above). Throws model::OutputError.
-void write_manifest(const std::filesystem::path& dir, const Manifest& manifest);
+// Replaces the manifest (see above). Throws model::OutputError.
+// `sync_dir` false skips the directory's fsync: for a state whose loss a
+// restart repairs anyway (`complete` after `committed`: recovery finishes a
+// finished switch again, which changes nothing).
+void write_manifest(const std::filesystem::path& dir, const Manifest& manifest, bool sync_dir = true);
 
 // fsync of a directory, so the renames and removals in it survive a crash.
 void sync_directory(const std::filesystem::path& dir);

@@ -108,7 +108,9 @@ class VariableExchange {
     copy_buffer_.resize(bytes);
   }
 
-  std::vector<Piece> run(LocalArray* old_block, LocalArray* new_block, const model::GenBlock& from,
+  // `writeback_fd` (or -1): a descriptor of the new block's file, to start
+  // writing each piece to disk while the next ones are exchanged.
+  std::vector<Piece> run(LocalArray* old_block, LocalArray* new_block, int writeback_fd, const model::GenBlock& from,
                          const model::GenBlock& to, std::int64_t& bytes_sent, std::int64_t& messages) {
     std::vector<Piece> outgoing;
     std::vector<Piece> incoming;
@@ -162,6 +164,9 @@ class VariableExchange {
     };
     auto write_piece = [&](Piece p, const std::byte* rows) {
       error_.attempt([&] { new_block->write_rows(p.first_row - new_first, p.rows, rows); });
+      // Asynchronous: the disk works during the exchange, and the fsync
+      // before verification has little left to wait for.
+      if (writeback_fd >= 0) ::sync_file_range(writeback_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
       written.push_back(p);
       if (p.peer >= 0 && !received_any) fault_point("mid-write", rank_);
       received_any = received_any || p.peer >= 0;
@@ -310,11 +315,13 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   // an error code) rather than HDF5's metadata.
   std::vector<std::optional<LocalArray>> old_blocks(variables.size());
   std::vector<std::optional<LocalArray>> new_blocks(variables.size());
+  std::vector<int> writeback_fds(variables.size(), -1);
   error.attempt([&] {
     std::filesystem::create_directories(staging);
     for (std::size_t v = 0; v < variables.size(); ++v) {
       old_blocks[v].emplace(LocalArray::open(dir, variables[v], from, rank));
       new_blocks[v].emplace(LocalArray::create(staging, variables[v], to, rank));
+      writeback_fds[v] = ::open(new_blocks[v]->path().c_str(), O_RDONLY);
     }
     apply_file_size_limit();
   });
@@ -328,7 +335,7 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       // A rank whose blocks could not be opened still sends and receives
       // (into nowhere), so the others finish and learn of the failure.
       written[v] = exchange.run(old_blocks[v] ? &*old_blocks[v] : nullptr, new_blocks[v] ? &*new_blocks[v] : nullptr,
-                                from, to, bytes_sent, stats.pieces);
+                                writeback_fds[v], from, to, bytes_sent, stats.pieces);
     }
     MPI_Allreduce(MPI_IN_PLACE, &bytes_sent, 1, MPI_INT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, &stats.pieces, 1, MPI_INT64_T, MPI_SUM, comm);
@@ -336,6 +343,9 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   }
   old_blocks.clear();
   new_blocks.clear();
+  for (int fd : writeback_fds) {
+    if (fd >= 0) ::close(fd);
+  }
   fault_point("after-exchange", rank);
   const double exchanged = MPI_Wtime();
 
@@ -386,17 +396,19 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       std::filesystem::rename(local_array_path(staging, name, rank), local_array_path(dir, name, rank));
       if (v == 0) fault_point("mid-switch", rank);
     }
-    sync_directory(dir);
   });
   if (std::string problem = agree(comm, error); !problem.empty()) {
     throw RedistributionError(problem + " (committed: run recovery to finish the switch)");
   }
+  // Every rank's renames are in the one directory: one fsync makes them
+  // durable before the manifest may say `complete`.
   if (rank == 0) {
     error.attempt([&] {
+      sync_directory(dir);
       std::filesystem::remove_all(staging);
       Manifest complete = manifest;
       complete.state = ManifestState::complete;
-      write_manifest(dir, complete);
+      write_manifest(dir, complete, false);
     });
   }
   if (std::string problem = agree(comm, error); !problem.empty()) {
