@@ -130,6 +130,7 @@ int run_program(const RunOptions& o) {
   std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks), "-genv", "LD_PRELOAD", preload};
   args.insert(args.end(), o.program.begin(), o.program.end());
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::cout.flush();

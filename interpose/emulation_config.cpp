@@ -12,7 +12,7 @@ namespace mheta::interpose {
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+constexpr std::uint64_t kMiB = std::uint64_t{1024} * 1024;
 // Memory classes of the presets. Table 1 of the paper is qualitative ("small
 // memories", "large memories"); these sizes put the apps' default problems
 // (tens of MiB per rank) out of core, partly in core and in core.

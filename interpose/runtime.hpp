@@ -122,7 +122,6 @@ class Runtime {
   std::int64_t last_message_call_ = -1;  // detector_.calls() at the last point-to-point message
   bool captured_ = false;                // a whole iteration is in timeline_
   bool written_ = false;
-  bool warned_ = false;
 };
 
 }  // namespace mheta::interpose
