@@ -89,8 +89,9 @@ int run_redistribute(const RedistributeOptions& o, int rank, int size) {
     return kExitOk;
   }
   if (current != from) {
-    throw model::FormatError(o.from, "", "the data in " + o.data + " is in the distribution " + rows_text(current) +
-                                             ", not " + rows_text(from));
+    throw model::FormatError(
+        o.from, "",
+        "the data in " + o.data + " is in the distribution " + rows_text(current) + ", not " + rows_text(from));
   }
   if (o.checksum) {
     const std::string text = checksums(comm, o.data, shapes, from, o.piece_bytes, before);
@@ -104,8 +105,7 @@ int run_redistribute(const RedistributeOptions& o, int rank, int size) {
               << stats.bytes_written << " bytes written, " << stats.bytes_moved << " moved between ranks in "
               << stats.pieces << " pieces; " << stats.total_s << " s (exchange and write " << stats.exchange_s
               << " s, sync and verify " << stats.verify_s << " s, commit and switch " << stats.switch_s << " s), "
-              << (stats.total_s > 0 ? static_cast<double>(stats.bytes_written) / stats.total_s / 1e6 : 0.0)
-              << " MB/s\n"
+              << (stats.total_s > 0 ? static_cast<double>(stats.bytes_written) / stats.total_s / 1e6 : 0.0) << " MB/s\n"
               << std::flush;
   }
   if (o.checksum) {

@@ -47,7 +47,8 @@ double verification_seconds(const model::Cluster& cluster, const std::vector<Row
   for (int r = 0; r < to.ranks() && r < cluster.ranks(); ++r) {
     const model::DiskCosts& disk = cluster.nodes[static_cast<std::size_t>(r)].disk;
     const double bytes = static_cast<double>(to.rows[static_cast<std::size_t>(r)] * bytes_per_row);
-    slowest = std::max(slowest, static_cast<double>(variables.size()) * disk.read_overhead_s + disk.read_s_per_byte * bytes);
+    slowest =
+        std::max(slowest, static_cast<double>(variables.size()) * disk.read_overhead_s + disk.read_s_per_byte * bytes);
   }
   return slowest;
 }
@@ -83,7 +84,8 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     const auto path = profile_path();
     if (mheta_iteration == nullptr) {
       say("automatic redistribution needs the interposer (mheta run, or LD_PRELOAD=libmheta-interpose.so): "
-          "continuing on " + rows_text(dist_));
+          "continuing on " +
+          rows_text(dist_));
     } else if (!std::filesystem::exists(path, ec) || std::filesystem::last_write_time(path, ec) < started_) {
       say("no profile of this run at " + path.string() + " after iteration " + std::to_string(completed) +
           ": continuing on " + rows_text(dist_));
@@ -130,15 +132,13 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
       decision.gain_s = (decision.current_s - decision.best_s) * decision.remaining;
       decision.cost_s = m.redistribution_seconds(dist_.rows, decision.to.rows) +
                         verification_seconds(cluster, variables_, decision.to) + options_.commit_s;
-      decision.redistribute =
-          decision.to != dist_ && decision.gain_s > decision.cost_s * (1 + options_.margin);
+      decision.redistribute = decision.to != dist_ && decision.gain_s > decision.cost_s * (1 + options_.margin);
       std::ostringstream line;
-      line << "after iteration " << completed << " of " << total_iterations_ << ": predicted "
-           << decision.current_s << " s/iteration on " << rows_text(dist_) << ", " << decision.best_s
-           << " s on GBS's " << rows_text(decision.to) << "; gain " << decision.gain_s << " s over "
-           << decision.remaining << " iterations " << (decision.redistribute ? ">" : "<=") << " cost "
-           << decision.cost_s << " s x " << (1 + options_.margin) << ": "
-           << (decision.redistribute ? "redistributing" : "staying");
+      line << "after iteration " << completed << " of " << total_iterations_ << ": predicted " << decision.current_s
+           << " s/iteration on " << rows_text(dist_) << ", " << decision.best_s << " s on GBS's "
+           << rows_text(decision.to) << "; gain " << decision.gain_s << " s over " << decision.remaining
+           << " iterations " << (decision.redistribute ? ">" : "<=") << " cost " << decision.cost_s << " s x "
+           << (1 + options_.margin) << ": " << (decision.redistribute ? "redistributing" : "staying");
       decision.summary = line.str();
     } catch (const std::exception& e) {
       decision.redistribute = false;

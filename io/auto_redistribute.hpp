@@ -43,14 +43,14 @@ struct AutoOptions {
 struct AutoDecision {
   bool redistribute = false;
   model::GenBlock from;
-  model::GenBlock to;          // the best distribution found (== from when none is better)
-  double current_s = 0;        // predicted seconds per iteration on `from`
-  double best_s = 0;           // ... on `to`
-  int remaining = 0;           // iterations left after this one
-  double gain_s = 0;           // (current_s − best_s) × remaining
-  double cost_s = 0;           // predicted seconds of the move
-  double moved_s = 0;          // measured seconds of the move (0 when none)
-  std::string summary;         // the line rank 0 printed
+  model::GenBlock to;    // the best distribution found (== from when none is better)
+  double current_s = 0;  // predicted seconds per iteration on `from`
+  double best_s = 0;     // ... on `to`
+  int remaining = 0;     // iterations left after this one
+  double gain_s = 0;     // (current_s − best_s) × remaining
+  double cost_s = 0;     // predicted seconds of the move
+  double moved_s = 0;    // measured seconds of the move (0 when none)
+  std::string summary;   // the line rank 0 printed
 };
 
 class AutoRedistributor {

@@ -88,8 +88,8 @@ std::optional<Manifest> read_manifest(const std::filesystem::path& dir) {
     const std::string path_i = "variables[" + std::to_string(i) + "]";
     RowShape shape;
     shape.variable = fields.string(variables[i], "name", path_i + ".name");
-    shape.element = value_of(kElements, fields.string(variables[i], "element", path_i + ".element"), fields,
-                             path_i + ".element");
+    shape.element =
+        value_of(kElements, fields.string(variables[i], "element", path_i + ".element"), fields, path_i + ".element");
     shape.elements_per_row = fields.integer(variables[i], "elements_per_row", path_i + ".elements_per_row", 1);
     m.variables.push_back(std::move(shape));
   }
@@ -98,7 +98,8 @@ std::optional<Manifest> read_manifest(const std::filesystem::path& dir) {
 
 void sync_directory(const std::filesystem::path& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) throw model::OutputError(dir.string() + ": cannot open the directory to sync it: " + std::strerror(errno));
+  if (fd < 0)
+    throw model::OutputError(dir.string() + ": cannot open the directory to sync it: " + std::strerror(errno));
   const bool ok = ::fsync(fd) == 0;
   const int saved = errno;
   ::close(fd);
@@ -108,9 +109,8 @@ void sync_directory(const std::filesystem::path& dir) {
 void write_manifest(const std::filesystem::path& dir, const Manifest& manifest, bool sync_dir) {
   model::Json variables = model::Json::array();
   for (const RowShape& v : manifest.variables) {
-    variables.push_back({{"name", v.variable},
-                         {"element", element_type_name(v.element)},
-                         {"elements_per_row", v.elements_per_row}});
+    variables.push_back(
+        {{"name", v.variable}, {"element", element_type_name(v.element)}, {"elements_per_row", v.elements_per_row}});
   }
   const model::Json json = {{"format", kManifestFormat},
                             {"state", name_of(kStates, manifest.state)},

@@ -26,7 +26,7 @@ namespace {
 // old block or received from `peer`, with the checksum the rows had when
 // they were read from the old block.
 struct Piece {
-  int peer = -1;  // -1: kept
+  int peer = -1;               // -1: kept
   std::int64_t first_row = 0;  // global
   std::int64_t rows = 0;
   std::uint64_t checksum = 0;
@@ -90,7 +90,7 @@ std::vector<Piece> split(int peer, std::int64_t first_row, std::int64_t rows, st
 }
 
 constexpr std::int64_t kMetadataBytes = 8192;  // HDF5 header and attributes of one block, generously
-constexpr int kSlots = 2;  // pieces in flight each way: one on the wire, one being read or written
+constexpr int kSlots = 2;                      // pieces in flight each way: one on the wire, one being read or written
 constexpr std::size_t kTrailer = sizeof(std::uint64_t);
 
 // Copies, sends and receives one variable's rows into its new block.
@@ -256,9 +256,9 @@ void check_free_space(const std::filesystem::path& dir, const std::vector<RowSha
   const std::filesystem::space_info space = std::filesystem::space(dir, ec);
   if (ec) return;  // unknown: the writes will tell
   if (static_cast<std::uintmax_t>(needed) > space.available) {
-    throw RedistributionError(dir.string() + ": not enough free space for the new blocks beside the old ones: " +
-                              std::to_string(needed) + " bytes needed, " + std::to_string(space.available) +
-                              " available");
+    throw RedistributionError(
+        dir.string() + ": not enough free space for the new blocks beside the old ones: " + std::to_string(needed) +
+        " bytes needed, " + std::to_string(space.available) + " available");
   }
 }
 

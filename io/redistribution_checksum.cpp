@@ -41,7 +41,8 @@ std::uint64_t row_hash(std::int64_t global_row, const std::byte* row, std::int64
 std::uint64_t rows_checksum(std::int64_t first_global_row, std::int64_t rows, std::int64_t bytes_per_row,
                             const std::byte* data) {
   std::uint64_t sum = 0;
-  for (std::int64_t r = 0; r < rows; ++r) sum += row_hash(first_global_row + r, data + r * bytes_per_row, bytes_per_row);
+  for (std::int64_t r = 0; r < rows; ++r)
+    sum += row_hash(first_global_row + r, data + r * bytes_per_row, bytes_per_row);
   return sum;
 }
 

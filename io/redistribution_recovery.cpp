@@ -56,8 +56,10 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
       sync_directory(dir);
       recovery.outcome = RecoveryOutcome::rolled_back;
       recovery.message = dir.string() + ": an interrupted redistribution from " + rows_text(m.from) + " to " +
-                         rows_text(m.to) + " had not committed; discarded it. The data is complete in the old "
-                         "distribution " + rows_text(m.from);
+                         rows_text(m.to) +
+                         " had not committed; discarded it. The data is complete in the old "
+                         "distribution " +
+                         rows_text(m.from);
       m.to = m.from;
       break;
     case ManifestState::committed:
@@ -75,8 +77,10 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
       std::filesystem::remove_all(staging);
       recovery.outcome = RecoveryOutcome::rolled_forward;
       recovery.message = dir.string() + ": an interrupted redistribution from " + rows_text(m.from) + " to " +
-                         rows_text(m.to) + " had committed; finished it. The data is complete in the new "
-                         "distribution " + rows_text(m.to);
+                         rows_text(m.to) +
+                         " had committed; finished it. The data is complete in the new "
+                         "distribution " +
+                         rows_text(m.to);
       m.from = m.to;
       break;
   }
@@ -96,8 +100,7 @@ Recovery recover(MPI_Comm comm, const std::filesystem::path& dir) {
     if (rank == 0) recovery = recover_data_dir(dir);
   });
   // Rank 0's answer, as numbers and one string.
-  std::int64_t head[2] = {static_cast<std::int64_t>(recovery.outcome),
-                          recovery.dist ? recovery.dist->ranks() : -1};
+  std::int64_t head[2] = {static_cast<std::int64_t>(recovery.outcome), recovery.dist ? recovery.dist->ranks() : -1};
   MPI_Bcast(head, 2, MPI_INT64_T, 0, comm);
   recovery.outcome = static_cast<RecoveryOutcome>(head[0]);
   if (head[1] >= 0) {

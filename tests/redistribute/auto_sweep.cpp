@@ -4,19 +4,18 @@
 // per-row computation whose cost is the same for every row), then
 // allreduces a sum: one section per iteration. After the loop the array's
 // checksum is compared with a serial run of the same updates. Rank 0 prints
-// JSON lines (--stay: no runtime, the distribution stays Blk): {"iteration":k,"seconds":s,"rows":[...]} for every iteration,
+// JSON lines (--stay: no runtime, the distribution stays Blk): {"iteration":k,"seconds":s,"rows":[...]} for every
+// iteration,
 // {"decision":...} when one was taken, and {"result":"PASS"|"FAIL"}.
-#include <mpi.h>
-
 #include <mheta/marks.h>
+#include <mpi.h>
 
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/auto_redistribute.hpp"
 #include "io/icla_array.hpp"
@@ -92,7 +91,8 @@ int main(int argc, char** argv) {
     }
     double seconds = MPI_Wtime() - start;
     MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (rank == 0) std::cout << nlohmann::json{{"iteration", k + 1}, {"seconds", seconds}, {"rows", dist.rows}}.dump() << std::endl;
+    if (rank == 0)
+      std::cout << nlohmann::json{{"iteration", k + 1}, {"seconds", seconds}, {"rows", dist.rows}}.dump() << std::endl;
     mheta_mark_iteration();
     if (auto decision = stay ? std::nullopt : runtime.after_iteration(k + 1)) {
       if (rank == 0) {
@@ -124,8 +124,9 @@ int main(int argc, char** argv) {
       reference += mheta::io::rows_checksum(i, 1, cols * 8, reinterpret_cast<const std::byte*>(row.data()));
     }
     pass = reference == checksum;
-    std::cout << nlohmann::json{{"result", pass ? "PASS" : "FAIL"}, {"checksum", checksum}, {"reference", reference}}.dump()
-              << std::endl;
+    std::cout
+        << nlohmann::json{{"result", pass ? "PASS" : "FAIL"}, {"checksum", checksum}, {"reference", reference}}.dump()
+        << std::endl;
   }
   MPI_Bcast(&pass, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -1,9 +1,9 @@
-#include "io/redistribution_checksum.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
+
+#include "io/redistribution_checksum.hpp"
 
 namespace mheta::io {
 namespace {
@@ -18,7 +18,8 @@ TEST(RowsChecksum, OfARangeIsTheSumOfItsPieces) {
   const std::int64_t bpr = 13;  // not a multiple of eight: the tail bytes count too
   const auto data = rows(10, bpr);
   const std::uint64_t whole = rows_checksum(100, 10, bpr, data.data());
-  const std::uint64_t parts = rows_checksum(100, 3, bpr, data.data()) + rows_checksum(103, 7, bpr, data.data() + 3 * bpr);
+  const std::uint64_t parts =
+      rows_checksum(100, 3, bpr, data.data()) + rows_checksum(103, 7, bpr, data.data() + 3 * bpr);
   EXPECT_EQ(whole, parts);
 }
 

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
       std::vector<std::byte> row(static_cast<std::size_t>(block.bytes_per_row()));
       for (std::int64_t i = 0; i < block.local_rows(); ++i) {
         for (std::size_t k = 0; k < row.size(); ++k) {
-          row[k] = static_cast<std::byte>(mix((static_cast<std::uint64_t>(block.first_row() + i) << 20) + (v << 16) + k));
+          row[k] =
+              static_cast<std::byte>(mix((static_cast<std::uint64_t>(block.first_row() + i) << 20) + (v << 16) + k));
         }
         block.write_rows(i, 1, row.data());
       }

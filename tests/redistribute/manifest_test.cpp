@@ -33,7 +33,10 @@ class ManifestTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
   Manifest manifest(ManifestState state) const {
-    return Manifest{state, model::GenBlock{{3, 1}}, model::GenBlock{{1, 3}}, {{"u", ElementType::f64, 8}, {"w", ElementType::u8, 5}}};
+    return Manifest{state,
+                    model::GenBlock{{3, 1}},
+                    model::GenBlock{{1, 3}},
+                    {{"u", ElementType::f64, 8}, {"w", ElementType::u8, 5}}};
   }
   // Old blocks in place, new blocks staged: every file names which it is.
   void lay_out_both() const {

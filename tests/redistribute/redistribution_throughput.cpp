@@ -18,9 +18,8 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "io/local_array.hpp"
 #include "io/redistribution.hpp"
@@ -108,9 +107,8 @@ int main(int argc, char** argv) {
     std::filesystem::remove(plain);
     ::sync();
     const mheta::model::GenBlock next = now == from ? to : from;
-    redistribute_s.push_back(timed(MPI_COMM_WORLD, [&] {
-      stats = mheta::io::redistribute(MPI_COMM_WORLD, dir, {shape}, now, next);
-    }));
+    redistribute_s.push_back(
+        timed(MPI_COMM_WORLD, [&] { stats = mheta::io::redistribute(MPI_COMM_WORLD, dir, {shape}, now, next); }));
     now = next;
     ::sync();
     MPI_Barrier(MPI_COMM_WORLD);
