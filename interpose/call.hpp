@@ -23,6 +23,7 @@ enum class Category {
   request_free,
   completion,
   collective,
+  icollective,
   file_open,
   file_close,
   file_read,

@@ -50,7 +50,7 @@ std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   int size = 1;
   PMPI_Comm_rank(c.comm, &rank);
   PMPI_Comm_size(c.comm, &size);
-  if (fn != Fn::Alltoallv) return type_bytes(c.counts[rank], c.type);
+  if (fn != Fn::Alltoallv) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
   std::int64_t total = 0;
   for (int i = 0; i < size; ++i) total += c.counts[i];
   return type_bytes(total, c.type);
@@ -406,6 +406,7 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
     case Category::completion:
       return handle_completion(rt, fn, c, call);
     case Category::collective:
+    case Category::icollective:  // posting one is the synchronizing step the model prices
       return handle_collective(rt, fn, c, call, nb);
     case Category::file_open:
       return handle_file_open(rt, c, call);

@@ -1,7 +1,7 @@
 /* A ring exchange written with every completion style the interposer must
  * follow: Isend/Irecv with MPI_ANY_SOURCE and MPI_STATUS(ES)_IGNORE,
  * persistent requests (Send_init/Recv_init/Startall), Waitany, Testsome,
- * Waitall, Sendrecv and collectives, and MPI_Pcontrol around the third
+ * Waitall, Sendrecv, collectives (one non-blocking), and MPI_Pcontrol around the third
  * iteration. Prints a checksum that must not change under the interposer.
  * Usage: mixed_requests [iterations] */
 #include <mpi.h>
@@ -71,6 +71,10 @@ int main(int argc, char** argv) {
     double local = checksum, global = 0;
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     checksum = global / size;
+    /* A non-blocking barrier completed by MPI_Wait. */
+    MPI_Request barrier;
+    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    MPI_Wait(&barrier, MPI_STATUS_IGNORE);
     /* A barrier on MPI_COMM_SELF is not communication between ranks. */
     MPI_Barrier(MPI_COMM_SELF);
     if (it == 2) MPI_Pcontrol(0);
