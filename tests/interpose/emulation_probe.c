@@ -1,7 +1,9 @@
 /* Fixed work per iteration, for checking emulation: 20 ms of computation
  * measured by the wall clock (so the check measures the emulator rather than
- * how the shared machine scheduled the ranks), eight reads of the rank's
- * block file (variable "X", 4 MiB each), an allreduce and an iteration mark.
+ * how the shared machine scheduled the ranks), eight reads of 4 MiB from
+ * different parts of the rank's 64 MiB block file (variable "X"; larger than
+ * the caches, so a rank that slept reads as fast as one that did not), an
+ * allreduce and an iteration mark.
  * Usage: emulation_probe directory [iterations] */
 #include <mpi.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@
 #include "mheta/hints.h"
 #include "mheta/marks.h"
 
-enum { kDoubles = 512 * 1024 };
+enum { kDoubles = 512 * 1024, kParts = 16 };
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -29,14 +31,19 @@ int main(int argc, char** argv) {
   MPI_Info_free(&info);
   double* data = malloc(sizeof(double) * kDoubles);
   for (int i = 0; i < kDoubles; ++i) data[i] = i % 17;
-  MPI_File_write_at(fh, 0, data, kDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  for (int part = 0; part < kParts; ++part) {
+    MPI_File_write_at(fh, (MPI_Offset)part * kDoubles * sizeof(double), data, kDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  }
   double acc = 0;
   for (int it = 0; it < iterations; ++it) {
     const double until = MPI_Wtime() + 0.020;
     while (MPI_Wtime() < until) {
       for (int i = 0; i < 4096; ++i) acc += data[i] * 1e-9;
     }
-    for (int read = 0; read < 8; ++read) MPI_File_read_at(fh, 0, data, kDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    for (int read = 0; read < 8; ++read) {
+      const MPI_Offset part = (it * 8 + read) % kParts;
+      MPI_File_read_at(fh, part * kDoubles * (MPI_Offset)sizeof(double), data, kDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    }
     double total = 0;
     MPI_Allreduce(&acc, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     acc = total / size;
