@@ -3,14 +3,18 @@
 // multiple of eight) as HDF5 local arrays under the distribution, every row
 // a function of its global index, so the redistribution tests have data
 // whose checksum they can compare before and after.
+// make_local_arrays --start DIR dist.txt: does what a program does at its
+// start instead (io::bring_to_distribution) and prints what it did.
 #include <mpi.h>
 
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "io/local_array.hpp"
+#include "io/redistribution_startup.hpp"
 #include "model/gen_block.hpp"
 
 namespace {
@@ -31,14 +35,23 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int code = 0;
   try {
-    if (argc != 3) throw std::runtime_error("usage: make_local_arrays DIR dist.txt");
-    const mheta::model::GenBlock dist = mheta::model::read_gen_block(argv[2]);
-    mheta::model::check_gen_block(dist, size, dist.total_rows(), argv[2]);
+    const bool start = argc == 4 && std::string(argv[1]) == "--start";
+    if (argc != 3 && !start) throw std::runtime_error("usage: make_local_arrays [--start] DIR dist.txt");
+    const char* dir = argv[argc - 2];
+    const char* dist_file = argv[argc - 1];
+    const mheta::model::GenBlock dist = mheta::model::read_gen_block(dist_file);
+    mheta::model::check_gen_block(dist, size, dist.total_rows(), dist_file);
     const std::vector<mheta::io::RowShape> shapes = {{"a", mheta::io::ElementType::f64, 64},
                                                      {"b", mheta::io::ElementType::u8, 1003},
                                                      {"c", mheta::io::ElementType::i64, 3}};
+    if (start) {
+      const std::string said = mheta::io::bring_to_distribution(MPI_COMM_WORLD, dir, shapes, dist);
+      if (rank == 0) std::cout << (said.empty() ? "nothing to do" : said) << std::endl;
+      MPI_Finalize();
+      return 0;
+    }
     for (std::size_t v = 0; v < shapes.size(); ++v) {
-      auto block = mheta::io::LocalArray::create(argv[1], shapes[v], dist, rank);
+      auto block = mheta::io::LocalArray::create(dir, shapes[v], dist, rank);
       std::vector<std::byte> row(static_cast<std::size_t>(block.bytes_per_row()));
       for (std::int64_t i = 0; i < block.local_rows(); ++i) {
         for (std::size_t k = 0; k < row.size(); ++k) {

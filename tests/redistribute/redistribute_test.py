@@ -160,6 +160,20 @@ def wrong_from(r):
     check("is in the distribution [700 0 500 800]" in run.stderr, "the error does not name the data's distribution")
 
 
+def start_on_own_distribution(r):
+    """A program started on its distribution after a redistribution moves the data back first."""
+    r.make(r.old)
+    _, before, _ = r.state()
+    check(r.redistribute("--from", r.old, "--to", r.new).returncode == 0, "redistribution failed")
+    run = r.mpirun(r.args.make, "--start", r.data, r.old)
+    check(run.returncode == 0 and "to this run's distribution [700 0 500 800]" in run.stdout,
+          "the start did not move the data back to the run's distribution")
+    dist, after, _ = r.state()
+    check(dist == OLD and after == before, "after the start: %s, checksums %s vs %s" % (dist, after, before))
+    run = r.mpirun(r.args.make, "--start", r.data, r.old)
+    check(run.returncode == 0 and "nothing to do" in run.stdout, "a second start moved something")
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("--mheta", "--make", "--mpiexec", "--np-flag", "--scenario", "--work"):
@@ -171,7 +185,7 @@ def main():
             kill(r, args.scenario.split(":", 1)[1])
         else:
             {"round_trip": round_trip, "disk_full": disk_full, "file_size_limit": file_size_limit,
-             "wrong_from": wrong_from}[args.scenario](r)
+             "wrong_from": wrong_from, "start_on_own_distribution": start_on_own_distribution}[args.scenario](r)
     except Failure as failure:
         print("FAIL:", failure, file=sys.stderr)
         return 1
