@@ -96,12 +96,14 @@ def round_trip(r):
     check(dist == OLD and again == before, "back in %s with checksums %s" % (dist, again))
 
 
-def kill(r, point):
+def kill(r, spec):
+    point, _, victim = spec.partition("@")
+    victim = victim or "1"
     r.make(r.old)
     _, before, _ = r.state()
-    run = r.redistribute("--from", r.old, "--to", r.new, env={"MHETA_REDISTRIBUTE_KILL": point + "@1"})
-    check(run.returncode != 0, "the run with rank 1 killed at %s succeeded" % point)
-    check("killed at " + point in run.stderr, "rank 1 did not reach %s" % point)
+    run = r.redistribute("--from", r.old, "--to", r.new, env={"MHETA_REDISTRIBUTE_KILL": point + "@" + victim})
+    check(run.returncode != 0, "the run with rank %s killed at %s succeeded" % (victim, point))
+    check("rank %s killed at %s" % (victim, point) in run.stderr, "rank %s did not reach %s" % (victim, point))
     dist, after, out = r.state()
     expected = OLD if point in KEEPS_OLD else NEW
     word = "old" if point in KEEPS_OLD else "new"
