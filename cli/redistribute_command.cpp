@@ -3,15 +3,25 @@
 // redistribution.hpp). It is itself the MPI program, one rank per rank of
 // the distributions:
 //   mpiexec -n N mheta redistribute --from old.txt --to new.txt --data DIR
+// or, starting mpiexec itself ($MHETA_MPIEXEC, else mpiexec):
+//   mheta redistribute -n N --from old.txt --to new.txt --data DIR
 // It first repairs an interrupted redistribution (and says which
 // distribution is complete); --recover stops there.
 #include <mpi.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
@@ -24,6 +34,8 @@
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 
+extern char** environ;
+
 namespace mheta::cli {
 
 namespace {
@@ -35,7 +47,42 @@ struct RedistributeOptions {
   std::int64_t piece_bytes = std::int64_t{4} << 20;
   bool recover_only = false;
   bool checksum = false;
+  int ranks = 0;  // > 0 and not under mpiexec yet: start it
 };
+
+// Runs this same command under mpiexec with `o.ranks` processes and
+// returns its exit code.
+int launch_under_mpiexec(const RedistributeOptions& o) {
+  const char* from_env = std::getenv("MHETA_MPIEXEC");
+  std::vector<std::string> args = {from_env != nullptr && *from_env != '\0' ? from_env : "mpiexec",
+                                   "-n",
+                                   std::to_string(o.ranks),
+                                   std::filesystem::read_symlink("/proc/self/exe").string(),
+                                   "redistribute",
+                                   "--data",
+                                   o.data,
+                                   "--piece-bytes",
+                                   std::to_string(o.piece_bytes)};
+  for (const auto& [flag, value] : {std::pair{"--from", o.from}, std::pair{"--to", o.to}}) {
+    if (!value.empty()) args.insert(args.end(), {flag, value});
+  }
+  if (o.recover_only) args.emplace_back("--recover");
+  if (o.checksum) args.emplace_back("--checksum");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ); rc != 0) {
+    std::cerr << "mheta redistribute: cannot run " << args[0] << ": " << std::strerror(rc) << " (set MHETA_MPIEXEC)\n";
+    return kExitProgramFailed;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  std::cerr << "mheta redistribute: " << args[0] << " was killed by signal " << WTERMSIG(status) << "\n";
+  return kExitProgramFailed;
+}
 
 std::string rows_text(const model::GenBlock& dist) {
   std::string text;
@@ -135,7 +182,14 @@ void add_redistribute_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--recover", o->recover_only,
                 "Only repair an interrupted redistribution and say which distribution is complete");
   cmd->add_flag("--checksum", o->checksum, "Print every variable's checksum before and after, and compare them");
+  cmd->add_option("-n,--ranks", o->ranks,
+                  "Start N processes under mpiexec ($MHETA_MPIEXEC, else mpiexec); not needed when already under it")
+      ->check(CLI::PositiveNumber);
   cmd->callback([o, &exit_code] {
+    if (o->ranks > 0 && std::getenv("PMI_RANK") == nullptr) {
+      exit_code = launch_under_mpiexec(*o);
+      return;
+    }
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (!initialized) MPI_Init(nullptr, nullptr);

@@ -94,6 +94,15 @@ def round_trip(r):
     check(pieces > 50, "expected many pieces with --piece-bytes 20000, got %d" % pieces)
     dist, again, _ = r.state()
     check(dist == OLD and again == before, "back in %s with checksums %s" % (dist, again))
+    # `-n 4` starts mpiexec itself.
+    own = subprocess.run([r.args.mheta, "redistribute", "-n", str(RANKS), "--data", r.data, "--from", r.old,
+                          "--to", r.new, "--checksum"], capture_output=True, text=True, timeout=100,
+                         env=dict(os.environ, MHETA_MPIEXEC=r.args.mpiexec))
+    print(own.stdout, end="")
+    print(own.stderr, end="", file=sys.stderr)
+    check(own.returncode == 0 and "redistributed" in own.stdout, "mheta redistribute -n 4 failed")
+    dist, again, _ = r.state()
+    check(dist == NEW and again == before, "after -n 4: %s with checksums %s" % (dist, again))
 
 
 def kill(r, spec):
