@@ -292,6 +292,9 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
                               std::to_string(from.total_rows()) + " rows; to: " + std::to_string(to.ranks()) +
                               " ranks, " + std::to_string(to.total_rows()) + " rows)");
   }
+  // A misspelt MHETA_REDISTRIBUTE_KILL fails here, on every rank alike,
+  // rather than at its point on some ranks only.
+  fault_point("", rank);
   const double start = MPI_Wtime();
   const std::filesystem::path staging = staging_dir(dir);
   const Manifest manifest{ManifestState::prepared, from, to, variables};

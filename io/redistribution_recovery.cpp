@@ -32,6 +32,8 @@ void require_blocks(const std::filesystem::path& dir, const Manifest& m, const m
 }  // namespace
 
 Recovery recover_data_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) throw LocalArrayError(dir.string() + ": is not a directory");
   const std::optional<Manifest> found = read_manifest(dir);
   const std::filesystem::path staging = staging_dir(dir);
   Recovery recovery;
