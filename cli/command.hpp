@@ -13,6 +13,8 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_search_command(CLI::App& app, int& exit_code);
 void add_microbench_command(CLI::App& app, int& exit_code);
 void add_redistribute_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 
 // Runs `body`, turning mheta's exceptions into a message on stderr (naming
 // the command) and the documented exit code.

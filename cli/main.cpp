@@ -14,6 +14,8 @@ constexpr mheta::cli::AddCommand kCommands[] = {
     mheta::cli::add_search_command,
     mheta::cli::add_microbench_command,
     mheta::cli::add_redistribute_command,
+    mheta::cli::add_validate_command,
+    mheta::cli::add_report_command,
 };
 
 }  // namespace

@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
+  chromium
 )
 
 missing=()

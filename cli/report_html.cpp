@@ -1,0 +1,330 @@
+#include "cli/report_html.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include "cli/prediction_report.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+  return text;
+}
+
+// The plotting area of a chart in SVG units, and the y scale [0, y_max].
+struct Frame {
+  double width = 760, height = 380;
+  double left = 80, right = 20, top = 20, bottom = 120;
+  double y_max = 1;
+  double plot_width() const { return width - left - right; }
+  double plot_height() const { return height - top - bottom; }
+  double y(double value) const { return top + plot_height() * (1 - value / y_max); }
+};
+
+// A round upper bound for an axis: 1, 2 or 5 times a power of ten.
+double nice_ceiling(double value) {
+  if (!(value > 0)) return 1;
+  const double power = std::pow(10.0, std::floor(std::log10(value)));
+  for (double step : {1.0, 2.0, 5.0, 10.0}) {
+    if (step * power >= value) return step * power;
+  }
+  return 10 * power;
+}
+
+// Opening tag, y axis with 5 ticks labelled by `label`, and the axis title.
+template <typename Label>
+void open_chart(std::ostringstream& svg, const Frame& f, const std::string& id, const std::string& y_title,
+                Label label) {
+  svg << "<svg id=\"" << id << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f.width << "\" height=\""
+      << f.height << "\" viewBox=\"0 0 " << f.width << ' ' << f.height << "\">\n";
+  for (int k = 0; k <= 5; ++k) {
+    const double value = f.y_max * k / 5;
+    const double y = f.y(value);
+    svg << "<line class=\"grid\" x1=\"" << f.left << "\" x2=\"" << num(f.width - f.right) << "\" y1=\"" << num(y)
+        << "\" y2=\"" << num(y) << "\"/>"
+        << "<text class=\"tick\" x=\"" << num(f.left - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
+        << escape(label(value)) << "</text>\n";
+  }
+  svg << "<line class=\"axis\" x1=\"" << f.left << "\" x2=\"" << f.left << "\" y1=\"" << f.top << "\" y2=\""
+      << num(f.top + f.plot_height()) << "\"/><line class=\"axis\" x1=\"" << f.left << "\" x2=\""
+      << num(f.width - f.right) << "\" y1=\"" << num(f.top + f.plot_height()) << "\" y2=\""
+      << num(f.top + f.plot_height()) << "\"/>\n"
+      << "<text class=\"title\" transform=\"translate(16," << num(f.top + f.plot_height() / 2)
+      << ") rotate(-90)\" text-anchor=\"middle\">" << escape(y_title) << "</text>\n";
+}
+
+// A category label under the x axis, turned so long names fit.
+void x_label(std::ostringstream& svg, const Frame& f, double x, const std::string& text) {
+  const double y = f.top + f.plot_height() + 12;
+  svg << "<text class=\"tick\" transform=\"translate(" << num(x) << ',' << num(y)
+      << ") rotate(-40)\" text-anchor=\"end\">" << escape(text) << "</text>\n";
+}
+
+// Fig 10/11: predicted and actual seconds per iteration along the spectrum,
+// then GBS; the measured best circled, the predicted best dashed when it differs.
+std::string curve_chart(const ValidationResults& r, const ValidationSummary& s) {
+  const auto& e = r.entries;
+  Frame f;
+  double top = 0;
+  for (const ValidationEntry& x : e) top = std::max({top, x.predicted_s, x.measured ? x.actual_s : 0.0});
+  f.y_max = nice_ceiling(top * 1.05);
+  std::ostringstream svg;
+  open_chart(svg, f, "curve", "seconds per iteration", [](double v) { return human_seconds(v); });
+  const double step = e.size() > 1 ? f.plot_width() / static_cast<double>(e.size()) : f.plot_width();
+  const auto x_of = [&](std::size_t i) { return f.left + step * (static_cast<double>(i) + 0.5); };
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i].kind == "searched") {
+      const double x = x_of(i) - step / 2;
+      svg << "<line class=\"divider\" x1=\"" << num(x) << "\" x2=\"" << num(x) << "\" y1=\"" << f.top << "\" y2=\""
+          << num(f.top + f.plot_height()) << "\"/>\n";
+    }
+    x_label(svg, f, x_of(i), e[i].name);
+  }
+  // One path per series; a distribution not measured yet breaks the actual line.
+  const auto series = [&](const char* cls, bool actual) {
+    std::string d;
+    bool pen_down = false;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (actual && !e[i].measured) {
+        pen_down = false;
+        continue;
+      }
+      const double v = actual ? e[i].actual_s : e[i].predicted_s;
+      d += (pen_down ? " L " : " M ") + num(x_of(i)) + ' ' + num(f.y(v));
+      pen_down = true;
+    }
+    svg << "<path class=\"" << cls << "\" d=\"" << d << "\"/>\n";
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      if (actual && !e[i].measured) continue;
+      const double v = actual ? e[i].actual_s : e[i].predicted_s;
+      svg << "<circle class=\"" << cls << "\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(v))
+          << "\" r=\"3.5\"><title>" << escape(e[i].name) << (actual ? " actual " : " predicted ")
+          << escape(human_seconds(v)) << "</title></circle>\n";
+    }
+  };
+  series("predicted", false);
+  series("actual", true);
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (s.measured == 0) break;
+    if (e[i].name == s.measured_best) {
+      svg << "<circle class=\"best\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(e[i].actual_s))
+          << "\" r=\"10\"/>\n";
+    }
+    if (e[i].name == s.predicted_best && !s.predicted_best_is_measured_best) {
+      svg << "<circle class=\"best dashed\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(e[i].predicted_s))
+          << "\" r=\"10\"/>\n";
+    }
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+struct Component {
+  const char* key;
+  const char* label;
+  const char* cls;
+};
+constexpr Component kComponents[] = {{"compute_s", "compute", "compute"},
+                                     {"io_s", "I/O", "io"},
+                                     {"comm_s", "communication", "comm"},
+                                     {"wait_s", "waiting", "wait"}};
+
+double component_seconds(const model::Json& rank, const char* key) {
+  const auto it = rank.find(key);
+  return it != rank.end() && it->is_number() ? std::max(0.0, it->get<double>()) : 0.0;
+}
+
+// The model's per-rank breakdown of one distribution, stacked.
+std::string breakdown_chart(const ValidationEntry& entry) {
+  const model::Json empty = model::Json::array();
+  const auto it = entry.prediction.find("ranks");
+  const model::Json& ranks = it != entry.prediction.end() && it->is_array() ? *it : empty;
+  Frame f;
+  f.bottom = 60;
+  double top = 0;
+  for (const model::Json& rank : ranks) {
+    double sum = 0;
+    for (const Component& c : kComponents) sum += component_seconds(rank, c.key);
+    top = std::max(top, sum);
+  }
+  f.y_max = nice_ceiling(top * 1.05);
+  std::ostringstream svg;
+  open_chart(svg, f, "breakdown", "predicted seconds", [](double v) { return human_seconds(v); });
+  const double step = ranks.empty() ? f.plot_width() : f.plot_width() / static_cast<double>(ranks.size());
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const double x = f.left + step * (static_cast<double>(r) + 0.2);
+    double base = 0;
+    for (const Component& c : kComponents) {
+      const double v = component_seconds(ranks[r], c.key);
+      svg << "<rect class=\"" << c.cls << "\" x=\"" << num(x) << "\" y=\"" << num(f.y(base + v)) << "\" width=\""
+          << num(step * 0.6) << "\" height=\"" << num(f.y(base) - f.y(base + v)) << "\"><title>rank " << r << ' '
+          << c.label << ' ' << escape(human_seconds(v)) << "</title></rect>\n";
+      base += v;
+    }
+    svg << "<text class=\"tick\" x=\"" << num(x + step * 0.3) << "\" y=\"" << num(f.top + f.plot_height() + 16)
+        << "\" text-anchor=\"middle\">rank " << r << "</text>\n";
+  }
+  double legend_x = f.left;
+  for (const Component& c : kComponents) {
+    svg << "<rect class=\"" << c.cls << "\" x=\"" << num(legend_x) << "\" y=\"" << num(f.height - 22)
+        << "\" width=\"12\" height=\"12\"/><text class=\"tick\" x=\"" << num(legend_x + 16) << "\" y=\""
+        << num(f.height - 12) << "\">" << c.label << "</text>\n";
+    legend_x += 130;
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+// Fig 9 for one configuration: the error of every measured distribution,
+// with the mean and the maximum marked.
+std::string error_chart(const ValidationResults& r, const ValidationSummary& s) {
+  Frame f;
+  std::vector<const ValidationEntry*> measured;
+  for (const ValidationEntry& e : r.entries) {
+    if (e.measured) measured.push_back(&e);
+  }
+  f.y_max = nice_ceiling(std::max(0.01, s.error_max) * 1.05);
+  std::ostringstream svg;
+  open_chart(svg, f, "errors", "|p - a| / min(p, a)", [](double v) { return percent(v); });
+  const double step = measured.empty() ? f.plot_width() : f.plot_width() / static_cast<double>(measured.size());
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const double error = prediction_error(measured[i]->predicted_s, measured[i]->actual_s);
+    const double x = f.left + step * (static_cast<double>(i) + 0.2);
+    const double y = f.y(std::min(error, f.y_max));
+    svg << "<rect class=\"error\" x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(step * 0.6)
+        << "\" height=\"" << num(f.top + f.plot_height() - y) << "\"><title>" << escape(measured[i]->name) << ' '
+        << percent(error) << "</title></rect>\n";
+    x_label(svg, f, x + step * 0.3, measured[i]->name);
+  }
+  for (const auto& [value, label] : {std::pair{s.error_mean, "mean"}, std::pair{s.error_max, "max"}}) {
+    if (s.measured == 0) break;
+    svg << "<line class=\"mark\" x1=\"" << f.left << "\" x2=\"" << num(f.width - f.right) << "\" y1=\""
+        << num(f.y(value)) << "\" y2=\"" << num(f.y(value)) << "\"/><text class=\"tick\" x=\""
+        << num(f.width - f.right - 4) << "\" y=\"" << num(f.y(value) - 4) << "\" text-anchor=\"end\">" << label << ' '
+        << percent(value) << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:2em;color:#222;max-width:60em}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em}
+table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}
+td:first-child,th:first-child{text-align:left}
+svg text{font-size:11px;fill:#333}svg .title{font-size:12px}
+.grid{stroke:#eee}.axis{stroke:#555}.divider{stroke:#999;stroke-dasharray:4 3}
+path.predicted{fill:none;stroke:#4e79a7;stroke-width:2;stroke-dasharray:6 3}path.actual{fill:none;stroke:#e15759;stroke-width:2}
+circle.predicted{fill:#4e79a7}circle.actual{fill:#e15759}
+circle.best{fill:none;stroke:#222;stroke-width:1.5}circle.dashed{stroke-dasharray:3 3}
+.compute{fill:#4e79a7}.io{fill:#f28e2b}.comm{fill:#59a14f}.wait{fill:#bab0ac}.error{fill:#76b7b2}
+.mark{stroke:#e15759;stroke-dasharray:5 3}.key span{display:inline-block;width:1.5em;height:3px;vertical-align:middle;margin:0 4px 0 12px}
+)";
+
+}  // namespace
+
+std::string render_report_html(const ValidationResults& r, const std::string& chosen, const std::string& title) {
+  const ValidationEntry* pick = nullptr;
+  for (const ValidationEntry& e : r.entries) {
+    if (chosen.empty() ? e.kind == "searched" : e.name == chosen) pick = &e;
+  }
+  if (pick == nullptr && chosen.empty() && !r.entries.empty()) pick = &r.entries.front();
+  if (pick == nullptr) {
+    std::string names;
+    for (const ValidationEntry& e : r.entries) names += (names.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument("no distribution named \"" + chosen + "\" (there are: " + names + ")");
+  }
+  const ValidationSummary s = summarize(r);
+  std::ostringstream html;
+  html << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << escape(title)
+       << "</title><style>" << kStyle << "</style></head><body>\n<h1>" << escape(title) << "</h1>\n<p>"
+       << escape(r.settings.value("app", std::string())) << " on " << r.settings.value("ranks", 0) << " ranks";
+  const std::string emulate = r.settings.value("emulate", std::string());
+  if (!emulate.empty()) html << ", emulated " << escape(emulate);
+  if (r.settings.value("prefetch", false)) html << ", prefetch";
+  html << ". Seconds per iteration: actual is the mean of the iterations after the first (the first creates or "
+          "opens the data and is excluded); predicted is the MHETA model's time of one iteration, from one "
+          "iteration captured under Blk.</p>\n";
+
+  html << "<h2>Predicted and actual time over the distributions</h2>\n<p class=\"key\"><span "
+          "style=\"background:#4e79a7\"></span>predicted<span style=\"background:#e15759\"></span>actual; the "
+          "measured best is circled, the predicted best circled dashed when it differs; GBS (the searched "
+          "distribution) after the dashed line.</p>\n"
+       << curve_chart(r, s);
+
+  html << "<h2>Accuracy</h2>\n";
+  if (s.measured > 0) {
+    html << "<table><tr><th>error (|p &minus; a| / min(p, a))</th><th>min</th><th>mean</th><th>max</th></tr><tr><td>"
+         << s.measured << " of " << s.distributions << " distributions measured</td><td>" << percent(s.error_min)
+         << "</td><td>" << percent(s.error_mean) << "</td><td>" << percent(s.error_max) << "</td></tr></table>\n<p>"
+         << "Predicted best: " << escape(s.predicted_best) << "; measured best: " << escape(s.measured_best) << " ("
+         << (s.predicted_best_is_measured_best
+                 ? "the same"
+                 : "different; the predicted best ran " + percent(s.predicted_best_excess) + " slower")
+         << ").";
+    if (s.spectrum_best_over_searched) {
+      html << " Best of the spectrum (" << escape(s.spectrum_best)
+           << ") against GBS: " << (*s.spectrum_best_over_searched >= 0 ? "+" : "")
+           << percent(*s.spectrum_best_over_searched) << ".";
+    }
+    html << "</p>\n";
+  } else {
+    html << "<p>No distribution measured yet.</p>\n";
+  }
+  html << error_chart(r, s);
+
+  html << "<h2>Predicted breakdown per rank: " << escape(pick->name) << "</h2>\n<p>Rows "
+       << escape(model::Json(pick->rows).dump()) << "; predicted " << escape(human_seconds(pick->predicted_s));
+  if (pick->measured) html << ", actual " << escape(human_seconds(pick->actual_s));
+  html << ".</p>\n" << breakdown_chart(*pick);
+
+  html << "<h2>Every distribution</h2>\n<table><tr><th>distribution</th><th>rows</th><th>predicted</th>"
+          "<th>actual</th><th>error</th><th>check</th></tr>\n";
+  for (const ValidationEntry& e : r.entries) {
+    html << "<tr><td>" << escape(e.name) << "</td><td>" << escape(model::Json(e.rows).dump()) << "</td><td>"
+         << escape(human_seconds(e.predicted_s)) << "</td><td>" << (e.measured ? escape(human_seconds(e.actual_s)) : "")
+         << "</td><td>" << (e.measured ? percent(prediction_error(e.predicted_s, e.actual_s)) : "") << "</td><td>"
+         << escape(e.check) << "</td></tr>\n";
+  }
+  html << "</table>\n</body></html>\n";
+  return html.str();
+}
+
+}  // namespace mheta::cli

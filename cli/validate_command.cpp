@@ -1,0 +1,328 @@
+// mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--steps K] [--prefetch]
+//                [--cluster C] [--microbench-budget S] [--wait sleep|spin] [--work DIR] [-o results.json]
+//
+// MHETA §5 on the user's own program and cluster: capture one iteration
+// under Blk, predict the spectrum of distributions (Fig 8) and the searched
+// best, run the program for real under each, and compare (Fig 9-11).
+// Resumable: results.json is rewritten atomically after every run, and a
+// rerun with the same settings measures only what is missing.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/app_command_line.hpp"
+#include "cli/app_iteration_times.hpp"
+#include "cli/child_process.hpp"
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/prediction_report.hpp"
+#include "cli/validation_results.hpp"
+#include "model/cluster.hpp"
+#include "model/gen_block.hpp"
+#include "model/model.hpp"
+#include "model/profile.hpp"
+#include "model/text_file.hpp"
+#include "search/canonical.hpp"
+#include "search/method.hpp"
+#include "search/search_error.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ValidateOptions {
+  int ranks = 0;
+  std::string app;
+  std::string emulate;
+  int steps = 2;
+  bool prefetch = false;
+  std::string cluster;
+  double microbench_budget_s = 20;
+  std::string wait = "sleep";
+  std::string work;
+  std::string output = "results.json";
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A program mheta ran failed: the message names its log.
+class ProgramFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+model::Json settings_of(const ValidateOptions& o) {
+  return {{"ranks", o.ranks},
+          {"app", o.app},
+          {"emulate", o.emulate},
+          {"steps", o.steps},
+          {"prefetch", o.prefetch},
+          {"wait", o.wait},
+          {"cluster", o.cluster.empty() ? "measured" : fs::absolute(o.cluster).string()}};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+class Validation {
+ public:
+  explicit Validation(const ValidateOptions& o)
+      : o_(o),
+        program_(split_command_line(o.app)),
+        work_(o.work.empty() ? fs::path(fs::path(o.output).replace_extension("").string() + "-work")
+                             : fs::path(o.work)),
+        data_(user_data_directory(program_).empty() ? work_ / "data" : fs::path(user_data_directory(program_))),
+        mheta_(self_executable()) {}
+
+  int run() {
+    resume_or_start();
+    fs::create_directories(work_ / "logs");
+    fs::create_directories(work_ / "dists");
+    results_.profile = capture_profile().string();
+    results_.cluster = cluster_file().string();
+    if (results_.entries.empty()) predict_distributions();
+    measure_all();
+    print_summary();
+    return kExitOk;
+  }
+
+ private:
+  void note(const std::string& text) const { std::cerr << "mheta validate: " << text << std::endl; }
+
+  void save() const { write_validation_results(o_.output, results_); }
+
+  void resume_or_start() {
+    results_.settings = settings_of(o_);
+    if (!fs::exists(o_.output)) return;
+    ValidationResults previous = read_validation_results(o_.output);
+    if (previous.settings != results_.settings) {
+      throw UsageError(o_.output + " holds results of other settings (" + previous.settings.dump() +
+                       "); remove it or give another -o to start afresh");
+    }
+    int done = 0;
+    for (const ValidationEntry& e : previous.entries) done += e.measured ? 1 : 0;
+    note("resuming " + o_.output + ": " + std::to_string(done) + " of " + std::to_string(previous.entries.size()) +
+         " distributions measured");
+    results_ = std::move(previous);
+  }
+
+  // `mheta run` with the run's emulation and waiting, then `extra` options,
+  // then the program.
+  std::vector<std::string> mheta_run(const std::vector<std::string>& extra,
+                                     const std::vector<std::string>& program) const {
+    std::vector<std::string> argv = {mheta_.string(), "run", "-n", std::to_string(o_.ranks), "--wait", o_.wait};
+    if (!o_.emulate.empty()) argv.insert(argv.end(), {"--emulate", o_.emulate});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.emplace_back("--");
+    argv.insert(argv.end(), program.begin(), program.end());
+    return argv;
+  }
+
+  // Runs `argv` with its output in logs/<name>.out and .err; returns stdout.
+  std::string run_logged(const std::vector<std::string>& argv, const std::string& name) const {
+    const fs::path out = work_ / "logs" / (name + ".out");
+    const fs::path err = work_ / "logs" / (name + ".err");
+    const ChildStatus status = run_child(argv, out, err);
+    if (!status.ok()) {
+      throw ProgramFailed(argv[0] + " " + argv[1] + " failed (" + status.describe() + "); see " + err.string() +
+                          " and " + out.string());
+    }
+    return model::read_text_file(out);
+  }
+
+  // The instrumented iteration, under Blk (the program's default) as in
+  // the paper (§5.1).
+  fs::path capture_profile() {
+    const fs::path profile = work_ / "profile.json";
+    if (fs::exists(profile)) return profile;
+    note("capturing one iteration under Blk");
+    const auto start = std::chrono::steady_clock::now();
+    const fs::path partial = work_ / "profile.partial.json";
+    const fs::path data = data_ / "mheta-validate-capture";
+    run_logged(mheta_run({"--profile", partial.string()}, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
+    fs::remove_all(data);
+    if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
+    fs::rename(partial, profile);
+    note("profile " + profile.string() + " (" + human_seconds(seconds_since(start)) + ")");
+    return profile;
+  }
+
+  // mheta-microbench beside mheta (installed) or in the build tree's
+  // microbench/ folder, else on the PATH.
+  std::string microbench_program() const {
+    for (const fs::path& candidate : {mheta_.parent_path() / "mheta-microbench",
+                                      mheta_.parent_path().parent_path() / "microbench" / "mheta-microbench"}) {
+      if (fs::is_regular_file(candidate)) return candidate.string();
+    }
+    return "mheta-microbench";
+  }
+
+  // The cluster as the program will see it: measured under the same
+  // emulation and the same waiting (docs/microbench.md, "Emulated clusters").
+  fs::path cluster_file() {
+    if (!o_.cluster.empty()) return fs::absolute(o_.cluster);
+    const fs::path cluster = work_ / "cluster.json";
+    if (fs::exists(cluster)) return cluster;
+    char budget[32];
+    std::snprintf(budget, sizeof budget, "%g", o_.microbench_budget_s);
+    note(std::string("measuring the cluster (mheta-microbench, budget ") + budget + " s)");
+    const auto start = std::chrono::steady_clock::now();
+    const fs::path partial = work_ / "cluster.partial.json";
+    run_logged(mheta_run({"--capture", "off"},
+                         {microbench_program(), "-o", partial.string(), "--budget", budget, "--progress", "never"}),
+               "microbench");
+    fs::rename(partial, cluster);
+    note("cluster " + cluster.string() + " (" + human_seconds(seconds_since(start)) + ")");
+    return cluster;
+  }
+
+  void predict_distributions() {
+    const model::Profile profile = model::read_profile(results_.profile);
+    const model::Cluster cluster = model::read_cluster(results_.cluster);
+    const model::Model model(profile, cluster);
+    const search::RowBounds bounds = search::row_bounds(model, 0);
+    const auto add = [&](const std::string& name, const char* kind, const model::GenBlock& dist) {
+      ValidationEntry e;
+      e.name = name;
+      e.kind = kind;
+      e.rows = dist.rows;
+      const model::Prediction p = model.predict(dist.rows);
+      e.predicted_s = p.iteration_s;
+      e.prediction = prediction_to_json(p);
+      results_.entries.push_back(std::move(e));
+    };
+    for (const search::NamedDistribution& d : search::spectrum(model, bounds, o_.steps))
+      add(d.name, "spectrum", d.dist);
+    const search::SearchResult best = search::run_search(model, cluster, "gbs", {});
+    add("GBS", "searched", best.dist);
+    save();
+    note(std::to_string(results_.entries.size()) + " distributions predicted (spectrum of " + std::to_string(o_.steps) +
+         " steps per leg, and GBS); results in " + o_.output);
+  }
+
+  void measure_all() {
+    const std::size_t n = results_.entries.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      ValidationEntry& e = results_.entries[i];
+      if (e.measured) continue;
+      char id[32];
+      std::snprintf(id, sizeof id, "%02zu", i);
+      const fs::path dist = fs::absolute(work_ / "dists" / (std::string(id) + ".txt"));
+      model::write_gen_block(dist, model::GenBlock{e.rows});
+      const fs::path data = data_ / ("mheta-validate-" + std::string(id));
+      const auto start = std::chrono::steady_clock::now();
+      const std::string out = run_logged(
+          mheta_run({"--capture", "off", "--dist", dist.string()}, app_arguments(program_, {dist, data, o_.prefetch})),
+          id);
+      fs::remove_all(data);
+      const std::string log = (work_ / "logs" / (std::string(id) + ".out")).string();
+      const AppIterationTimes times = parse_app_output(out, log);
+      e.actual_s = steady_state_seconds(times, log);
+      e.iteration_seconds = times.seconds;
+      e.check = times.check;
+      e.measured = true;
+      save();
+      char line[256];
+      std::snprintf(line, sizeof line, "[%zu/%zu] %-16s predicted %12s  actual %12s  error %6.1f%%  (%s)", i + 1, n,
+                    e.name.c_str(), human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s).c_str(),
+                    100 * prediction_error(e.predicted_s, e.actual_s), human_seconds(seconds_since(start)).c_str());
+      note(line);
+    }
+  }
+
+  void print_summary() const {
+    std::cout << "mheta validate: " << program_[0] << " on " << o_.ranks << " ranks"
+              << (o_.emulate.empty() ? "" : ", emulated " + o_.emulate) << (o_.prefetch ? ", prefetch" : "")
+              << "\n  seconds per iteration; actual = mean of the iterations after the first\n\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s\n", "distribution", "predicted", "actual", "error");
+    std::cout << line;
+    for (const ValidationEntry& e : results_.entries) {
+      std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%%\n", e.name.c_str(),
+                    human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s).c_str(),
+                    100 * prediction_error(e.predicted_s, e.actual_s));
+      std::cout << line;
+    }
+    const ValidationSummary s = summarize(results_);
+    std::snprintf(line, sizeof line, "\n  error (|p-a|/min(p,a))  min %.1f%%  mean %.1f%%  max %.1f%%\n",
+                  100 * s.error_min, 100 * s.error_mean, 100 * s.error_max);
+    std::cout << line;
+    std::snprintf(line, sizeof line,
+                  "  predicted best %s, measured best %s: %s (the predicted best is %.1f%% slower)\n",
+                  s.predicted_best.c_str(), s.measured_best.c_str(),
+                  s.predicted_best_is_measured_best ? "same" : "different", 100 * s.predicted_best_excess);
+    std::cout << line;
+    if (s.spectrum_best_over_searched) {
+      std::snprintf(line, sizeof line, "  best of the spectrum (%s) vs GBS: %+.1f%%\n", s.spectrum_best.c_str(),
+                    100 * *s.spectrum_best_over_searched);
+      std::cout << line;
+    }
+    std::cout << "  wrote " << o_.output << "\n";
+  }
+
+  const ValidateOptions& o_;
+  std::vector<std::string> program_;
+  fs::path work_;
+  fs::path data_;
+  fs::path mheta_;
+  ValidationResults results_;
+};
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "Run a program under a spectrum of distributions and compare its times with the predictions");
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("--app", o->app, "The program and its arguments, as one string (\"./jacobi --iters 10\")")
+      ->required();
+  cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
+  cmd->add_option("--steps", o->steps, "Steps per leg of the spectrum Blk -> I-C -> I-C/Bal -> Bal -> Blk")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_flag("--prefetch", o->prefetch, "Run the program with --prefetch");
+  cmd->add_option("--cluster", o->cluster, "cluster.json to predict with (default: measure it under the emulation)");
+  cmd->add_option("--microbench-budget", o->microbench_budget_s, "Seconds for measuring the cluster")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin")
+      ->check(CLI::IsMember({"sleep", "spin"}))
+      ->capture_default_str();
+  cmd->add_option("--work", o->work,
+                  "Folder for the profile, cluster, distributions and logs (default: "
+                  "<output without .json>-work)");
+  cmd->add_option("-o,--output", o->output, "Where the results go (JSON)")->capture_default_str();
+  cmd->callback([o, &exit_code] {
+    exit_code = run_reporting_errors("validate", [&]() -> int {
+      try {
+        return Validation(*o).run();
+      } catch (const UsageError& error) {
+        std::cerr << "mheta validate: " << error.what() << "\n";
+        return kExitUsage;
+      } catch (const std::invalid_argument& error) {
+        std::cerr << "mheta validate: --app: " << error.what() << "\n";
+        return kExitUsage;
+      } catch (const ProgramFailed& error) {
+        std::cerr << "mheta validate: " << error.what() << "\n";
+        return kExitProgramFailed;
+      } catch (const search::SearchError& error) {
+        std::cerr << "mheta validate: " << error.what() << "\n";
+        return kExitBadInput;
+      }
+    });
+  });
+}
+
+}  // namespace mheta::cli

@@ -1,0 +1,151 @@
+#include "cli/validation_results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "model/text_file.hpp"
+
+namespace mheta::cli {
+
+double prediction_error(double predicted, double actual) {
+  const double smaller = std::min(predicted, actual);
+  if (smaller <= 0) return predicted == actual ? 0.0 : std::numeric_limits<double>::infinity();
+  return std::abs(predicted - actual) / smaller;
+}
+
+namespace {
+
+// Index of the entry with the smallest `key` among those `take` accepts, or -1.
+template <typename Take, typename Key>
+int smallest(const std::vector<ValidationEntry>& entries, Take take, Key key) {
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(entries.size()); ++i) {
+    if (take(entries[i]) && (best < 0 || key(entries[i]) < key(entries[best]))) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+ValidationSummary summarize(const ValidationResults& results) {
+  ValidationSummary s;
+  const auto& e = results.entries;
+  s.distributions = static_cast<int>(e.size());
+  double sum = 0;
+  for (const ValidationEntry& entry : e) {
+    if (!entry.measured) continue;
+    const double error = prediction_error(entry.predicted_s, entry.actual_s);
+    s.error_min = s.measured == 0 ? error : std::min(s.error_min, error);
+    s.error_max = s.measured == 0 ? error : std::max(s.error_max, error);
+    sum += error;
+    ++s.measured;
+  }
+  if (s.measured == 0) return s;
+  s.error_mean = sum / s.measured;
+  const auto measured = [](const ValidationEntry& x) { return x.measured; };
+  const auto predicted = [](const ValidationEntry& x) { return x.predicted_s; };
+  const auto actual = [](const ValidationEntry& x) { return x.actual_s; };
+  const int p = smallest(e, measured, predicted);
+  const int a = smallest(e, measured, actual);
+  s.predicted_best = e[p].name;
+  s.measured_best = e[a].name;
+  // Two entries can hold the same rows (the spectrum returns to Blk, GBS may
+  // find a spectrum point): the same distribution is the same choice.
+  s.predicted_best_is_measured_best = p == a || e[p].rows == e[a].rows;
+  s.predicted_best_excess = e[p].actual_s / e[a].actual_s - 1;
+  const int b = smallest(
+      e, [](const ValidationEntry& x) { return x.measured && x.kind == "spectrum"; }, actual);
+  const int g = smallest(
+      e, [](const ValidationEntry& x) { return x.measured && x.kind == "searched"; }, actual);
+  if (b >= 0) s.spectrum_best = e[b].name;
+  if (b >= 0 && g >= 0) s.spectrum_best_over_searched = e[b].actual_s / e[g].actual_s - 1;
+  return s;
+}
+
+model::Json validation_to_json(const ValidationResults& results) {
+  model::Json entries = model::Json::array();
+  for (const ValidationEntry& e : results.entries) {
+    model::Json j = {{"name", e.name},
+                     {"kind", e.kind},
+                     {"rows", e.rows},
+                     {"predicted", e.predicted_s},
+                     {"prediction", e.prediction}};
+    if (e.measured) {
+      j["actual"] = e.actual_s;
+      j["error"] = prediction_error(e.predicted_s, e.actual_s);
+      j["iteration_seconds"] = e.iteration_seconds;
+      j["check"] = e.check;
+    }
+    entries.push_back(std::move(j));
+  }
+  const ValidationSummary s = summarize(results);
+  model::Json summary = {{"distributions", s.distributions}, {"measured", s.measured}};
+  if (s.measured > 0) {
+    summary.update({{"error_min", s.error_min},
+                    {"error_mean", s.error_mean},
+                    {"error_max", s.error_max},
+                    {"predicted_best", s.predicted_best},
+                    {"measured_best", s.measured_best},
+                    {"predicted_best_is_measured_best", s.predicted_best_is_measured_best},
+                    {"predicted_best_excess", s.predicted_best_excess},
+                    {"spectrum_best", s.spectrum_best}});
+    if (s.spectrum_best_over_searched) summary["spectrum_best_over_searched"] = *s.spectrum_best_over_searched;
+  }
+  return {{"format", kValidationFormat},
+          {"settings", results.settings},
+          {"profile", results.profile},
+          {"cluster", results.cluster},
+          {"seconds",
+           "per iteration; actual = mean of the iterations after the first (index 0 excluded: it "
+           "creates or opens the data); predicted = the MHETA model's time of one iteration"},
+          {"error", "|predicted - actual| / min(predicted, actual) (MHETA 5.2.1)"},
+          {"distributions", entries},
+          {"summary", summary}};
+}
+
+ValidationResults read_validation_results(const std::filesystem::path& path) {
+  const model::JsonFields f(path.string());
+  const model::Json doc = model::parse_json_text(model::read_text_file(path), path.string());
+  if (!doc.is_object()) f.fail("", "expected a JSON object");
+  f.expect_format(doc, kValidationFormat);
+  ValidationResults r;
+  r.settings = f.object(doc, "settings", "");
+  r.profile = f.string(doc, "profile", "");
+  r.cluster = f.string(doc, "cluster", "");
+  const model::Json& entries = f.array(doc, "distributions", "");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string at = model::index_path("distributions", i);
+    const model::Json& j = entries[i];
+    if (!j.is_object()) f.fail(at, "expected an object");
+    ValidationEntry e;
+    e.name = f.string(j, "name", at);
+    e.kind = f.string(j, "kind", at);
+    if (e.kind != "spectrum" && e.kind != "searched")
+      f.fail(model::field_path(at, "kind"), "expected spectrum or searched");
+    const model::Json& rows = f.array(j, "rows", at);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      e.rows.push_back(f.integer_value(rows[k], model::index_path(model::field_path(at, "rows"), k)));
+    }
+    e.predicted_s = f.non_negative(j, "predicted", at);
+    e.prediction = f.object(j, "prediction", at);
+    if (f.optional_member(j, "actual", at) != nullptr) {
+      e.measured = true;
+      e.actual_s = f.non_negative(j, "actual", at);
+      const model::Json& seconds = f.array(j, "iteration_seconds", at);
+      for (std::size_t k = 0; k < seconds.size(); ++k) {
+        e.iteration_seconds.push_back(
+            f.non_negative_value(seconds[k], model::index_path(model::field_path(at, "iteration_seconds"), k)));
+      }
+      e.check = f.string(j, "check", at);
+    }
+    r.entries.push_back(std::move(e));
+  }
+  return r;
+}
+
+void write_validation_results(const std::filesystem::path& path, const ValidationResults& results) {
+  model::write_text_file_atomically(path, validation_to_json(results).dump(2) + "\n");
+}
+
+}  // namespace mheta::cli

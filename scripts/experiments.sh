@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The MHETA paper's experiments (§5, Fig 9-11) on this machine: the four apps
+# on the emulated DC, IO, HY1 and HY2 clusters, Jacobi also with prefetch,
+# each through `mheta validate` (capture under Blk, spectrum + GBS predicted,
+# every distribution run for real), then one line per configuration in a
+# summary table.
+#
+# Usage: scripts/experiments.sh BUILD_DIR [OUT_DIR]
+#   RANKS=4            ranks (8 oversubscribes 2 cores 4x; docs/emulation.md)
+#   CONFIGS="DC IO HY1 HY2"
+#   APPS="jacobi jacobi-prefetch cg lanczos rna"
+#   STEPS=2            steps per leg of the spectrum
+#   BUDGET_MINUTES=30  no new configuration is started after this
+#   MICROBENCH_BUDGET=20  seconds to measure each emulated cluster
+#   UPDATE_DOCS=1      replace the generated table in docs/results.md
+# Resumable: rerun with the same OUT_DIR and finished work is skipped.
+set -euo pipefail
+build=$(cd "${1:?usage: experiments.sh BUILD_DIR [OUT_DIR]}" && pwd)
+out=$(mkdir -p "${2:-experiments}" && cd "${2:-experiments}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+ranks=${RANKS:-4}
+configs=${CONFIGS:-DC IO HY1 HY2}
+apps=${APPS:-jacobi jacobi-prefetch cg lanczos rna}
+steps=${STEPS:-2}
+budget_s=$(( ${BUDGET_MINUTES:-30} * 60 ))
+microbench_budget=${MICROBENCH_BUDGET:-20}
+mheta=$build/cli/mheta
+export MHETA_MPIEXEC=${MHETA_MPIEXEC:-mpiexec}
+
+# Problem sizes: a few seconds per run at 4 ranks, local blocks larger than
+# a small node's memory (4 MiB) and smaller than a normal one's (32 MiB).
+app_command() {
+  case $1 in
+    jacobi) echo "$build/apps/jacobi --rows 1536 --cols 1536 --iters 8 --no-check" ;;
+    jacobi-prefetch) echo "$build/apps/jacobi --rows 1536 --cols 1536 --iters 8 --no-check --prefetch" ;;
+    cg) echo "$build/apps/cg --rows 60000 --iters 8 --no-check" ;;
+    lanczos) echo "$build/apps/lanczos --rows 1536 --iters 6 --no-check" ;;
+    rna) echo "$build/apps/rna --rows 1536 --cols 1536 --iters 6 --no-check" ;;
+    *) echo "unknown app $1" >&2; return 2 ;;
+  esac
+}
+
+start=$(date +%s)
+summary=$out/summary.md
+{
+  echo "| app | config | ranks | distributions | error min / mean / max | predicted best | measured best | same | predicted best's excess | spectrum best vs GBS |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+} >"$summary"
+not_run=()
+for config in $configs; do
+  if (( $(date +%s) - start > budget_s )); then
+    not_run+=("$config (time budget spent)")
+    continue
+  fi
+  # One cluster per emulated configuration, measured the way the apps run.
+  cluster=$out/$config/cluster.json
+  mkdir -p "$out/$config"
+  if [ ! -f "$cluster" ]; then
+    "$mheta" run -n "$ranks" --emulate "$config" --capture off -- \
+      "$build/microbench/mheta-microbench" -o "$cluster" --budget "$microbench_budget" --progress never >/dev/null
+  fi
+  for app in $apps; do
+    if (( $(date +%s) - start > budget_s )); then
+      not_run+=("$app on $config (time budget spent)")
+      continue
+    fi
+    results=$out/$config/$app.json
+    echo "== $app on $config, $ranks ranks" >&2
+    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" \
+        --cluster "$cluster" -o "$results" >"$out/$config/$app.txt"; then
+      not_run+=("$app on $config (failed: see $out/$config/$app.txt and ${results%.json}-work/logs)")
+      continue
+    fi
+    "$mheta" report "$results" -o "$out/$config/$app.html" --title "$app on $config ($ranks ranks)"
+    python3 - "$results" "$app" "$config" "$ranks" >>"$summary" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+s = doc["summary"]
+pct = lambda x: "%.1f%%" % (100 * x)
+over = s.get("spectrum_best_over_searched")
+print("| %s | %s | %s | %d | %s / %s / %s | %s | %s | %s | %s | %s |" % (
+    sys.argv[2], sys.argv[3], sys.argv[4], s["measured"], pct(s["error_min"]), pct(s["error_mean"]),
+    pct(s["error_max"]), s["predicted_best"], s["measured_best"], "yes" if s["predicted_best_is_measured_best"] else "no",
+    pct(s["predicted_best_excess"]), "n/a" if over is None else ("%+.1f%%" % (100 * over))))
+EOF
+  done
+done
+{
+  echo
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s, steps $steps, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+  for item in "${not_run[@]+"${not_run[@]}"}"; do echo "Not run: $item."; done
+} >>"$summary"
+cat "$summary"
+
+if [ "${UPDATE_DOCS:-0}" = 1 ]; then
+  python3 - "$here/../docs/results.md" "$summary" <<'EOF'
+import sys
+doc_path, summary_path = sys.argv[1], sys.argv[2]
+text = open(doc_path).read()
+begin, end = "<!-- experiments.sh: begin -->", "<!-- experiments.sh: end -->"
+if begin not in text or end not in text:
+    sys.exit("docs/results.md has no experiments.sh markers")
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+open(doc_path, "w").write(head + begin + "\n" + open(summary_path).read() + end + tail)
+EOF
+fi
