@@ -324,12 +324,20 @@ def cmd_run_errors(args):
                 fail("mheta run %s started the program despite the bad setting" % " ".join(extra))
             if "Traceback" in result.stderr or "terminate called" in result.stderr:
                 fail("mheta run %s crashed: %s" % (" ".join(extra), result.stderr))
-        # A setting the library itself rejects never crashes the program.
+        # Settings the library itself cannot use never stop the program: it
+        # warns and runs unemulated, and the profile it cannot write is a
+        # warning too.
+        mpi_program = args.program or ["/bin/true"]
+        expected = plain(args, 2, mpi_program).stdout
         result = run([args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_EMULATE", bad_json,
                       "-genv", "MHETA_PROFILE", os.path.join(tmp, "missing", "p.json"),
-                      "-genv", "MHETA_CAPTURE", "call:MPI_Barrier:1", "/bin/true"], check=False)
-        if result.returncode != 0:
-            fail("a program not using MPI failed under the library: %s" % result.stderr)
+                      "-genv", "MHETA_CAPTURE", "call:MPI_Allreduce:1"] + mpi_program, check=False)
+        if result.returncode != 0 or result.stdout != expected:
+            fail("the program failed or changed under unusable settings: %s\n%s" % (result.stdout, result.stderr))
+        if args.program:
+            for words in ("MHETA_EMULATE", "cannot write the profile"):
+                if words not in result.stderr:
+                    fail("no warning about '%s' on stderr: %s" % (words, result.stderr))
         print("ok: %d bad settings rejected before the program started" % len(cases))
 
 
