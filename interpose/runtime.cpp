@@ -40,7 +40,7 @@ Runtime& Runtime::get() {
 }
 
 void Runtime::set_engaged() {
-  const bool on = phase_ != Phase::done || emulator_.active() || settings_.wait == WaitMode::sleep;
+  const bool on = following() || emulator_.active() || settings_.wait == WaitMode::sleep;
   g_engaged.store(on, std::memory_order_relaxed);
 }
 
@@ -55,6 +55,7 @@ void Runtime::start(int thread_level) {
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     phase_ = Phase::waiting;
   }
+  agreement_done_ = mode_ != CaptureMode::automatic;
   last_exit_ = now_s();
   set_engaged();
   const bool from_start = mode_ == CaptureMode::mark || mode_ == CaptureMode::call || mode_ == CaptureMode::automatic;
@@ -194,15 +195,23 @@ void Runtime::finish() {
   g_engaged.store(false, std::memory_order_relaxed);
 }
 
+// Every rank joins every agreement until one concludes, whatever its own
+// state: a rank that follows marks now, or captured on its own, asks all to
+// stop detecting, so no rank is ever left waiting in an agreement.
 void Runtime::auto_agreement() {
-  const int period = detector_.period();
+  const bool detecting = mode_ == CaptureMode::automatic && phase_ == Phase::waiting;
+  const int period = detecting ? detector_.period() : 0;
   const int local = period > 0 ? detector_.collectives_in_period(period) : 0;
-  int mine[2] = {local, -local};
-  int all[2] = {0, 0};
-  PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm_);
+  int mine[3] = {local, -local, detecting ? 0 : 1};
+  int all[3] = {0, 0, 0};
+  PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm_);
   const int most = all[0];
   const int least = -all[1];
-  if (least > 0 && most == least) {
+  if (all[2] > 0) {
+    agreement_done_ = true;
+    set_engaged();
+  } else if (least > 0 && most == least) {
+    agreement_done_ = true;
     capture_end_collective_ = collectives_ + most;
     end_is_collective_ = true;
     begin_capture();
@@ -210,15 +219,22 @@ void Runtime::auto_agreement() {
 }
 
 void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all, bool message) {
-  if (phase_ == Phase::done) return;
+  if (!following()) return;
   if (collective_over_all) ++collectives_;
-  if (mode_ == CaptureMode::automatic) {
+  const bool detecting = mode_ == CaptureMode::automatic && phase_ != Phase::done;
+  if (detecting) {
     detector_.observe(signature, collective_over_all);
     if (message) last_message_call_ = detector_.calls();
+  }
+  if (agreement_pending() && collective_over_all && collectives_ % kAgreeEvery == 0) {
+    const bool was_waiting = phase_ == Phase::waiting;
+    auto_agreement();
+    if (was_waiting && phase_ == Phase::capturing) return;  // the capture starts after this collective
+  }
+  if (phase_ == Phase::done) return;
+  if (mode_ == CaptureMode::automatic) {
     if (phase_ == Phase::waiting) {
-      if (collective_over_all && collectives_ % kAgreeEvery == 0) {
-        auto_agreement();
-      } else if (!collective_over_all && collectives_ == 0 && detector_.period() > 0) {
+      if (!collective_over_all && collectives_ == 0 && detector_.period() > 0) {
         // No collective at all so far: each rank captures one period of its
         // own calls and the profile is written at MPI_Finalize. The period
         // must exchange messages: a setup loop writing files is no iteration.

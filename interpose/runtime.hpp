@@ -51,7 +51,11 @@ class Runtime {
   double enter();
   void leave();
 
-  bool following() const { return phase_ != Phase::done; }
+  // Requests, files, the call sequence and collectives matter: a capture is
+  // to come, or the ranks have not yet agreed on one (automatic detection:
+  // every rank must join every agreement until they are done).
+  bool following() const { return phase_ != Phase::done || agreement_pending(); }
+  bool agreement_pending() const { return settings_.capture == CaptureMode::automatic && !agreement_done_; }
   bool capturing() const { return phase_ == Phase::capturing; }
   const Settings& settings() const { return settings_; }
   Emulator& emulator() { return emulator_; }
@@ -119,6 +123,7 @@ class Runtime {
   std::int64_t boundaries_ = 0;  // iterations ended (marks, or k-th calls)
   std::int64_t named_calls_ = 0;
   bool end_is_collective_ = false;
+  bool agreement_done_ = false;          // the ranks agreed on a capture, or to stop detecting
   std::int64_t last_message_call_ = -1;  // detector_.calls() at the last point-to-point message
   bool captured_ = false;                // a whole iteration is in timeline_
   bool written_ = false;

@@ -111,6 +111,11 @@ def cmd_unchanged(args):
         got = results_of(preloaded(args, args.np, program, env).stdout, args.timing_key)
         if got != expected:
             fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" % (expected, got))
+        if args.no_profile:
+            if os.path.exists(profile_path):
+                fail("a profile was written although the ranks never captured the same iteration")
+            print("ok: output unchanged, no profile (as expected)")
+            return
         profile = load_profile(profile_path)
         if len(profile["ranks"]) != args.np:
             fail("profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
@@ -360,6 +365,7 @@ def main():
     parser.add_argument("--messages", type=int, default=0, help="unchanged: messages in one iteration, all ranks")
     parser.add_argument("--collectives", default="")
     parser.add_argument("--env", action="append", default=[], help="unchanged: KEY=VALUE for the interposed run")
+    parser.add_argument("--no-profile", action="store_true", help="unchanged: the ranks cannot agree on an iteration")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait
