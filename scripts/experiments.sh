@@ -31,8 +31,8 @@ export MHETA_MPIEXEC=${MHETA_MPIEXEC:-mpiexec}
 # a small node's memory (4 MiB) and smaller than a normal one's (32 MiB).
 app_command() {
   case $1 in
-    jacobi) echo "$build/apps/jacobi --rows 1536 --cols 1536 --iters 8 --no-check" ;;
-    jacobi-prefetch) echo "$build/apps/jacobi --rows 1536 --cols 1536 --iters 8 --no-check --prefetch" ;;
+    jacobi) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 10 --no-check" ;;
+    jacobi-prefetch) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 10 --no-check --prefetch" ;;
     cg) echo "$build/apps/cg --rows 60000 --iters 8 --no-check" ;;
     lanczos) echo "$build/apps/lanczos --rows 1536 --iters 6 --no-check" ;;
     rna) echo "$build/apps/rna --rows 1536 --cols 1536 --iters 6 --no-check" ;;
