@@ -79,8 +79,8 @@ def check_results(doc, ranks, rows):
         # Generous: iterations of this tiny problem last microseconds to
         # milliseconds on a shared machine, and the cluster's disk figures
         # are cold reads and synced writes while the app hits the page cache
-        # (docs/results.md); a prediction off by 100x is broken all the same.
-        check(e["error"] < 100, "%s: predicted %g s against actual %g s" % (where, e["predicted"], e["actual"]))
+        # (docs/results.md: 30x seen); a prediction off by 1000x is broken.
+        check(e["error"] < 1000, "%s: predicted %g s against actual %g s" % (where, e["predicted"], e["actual"]))
     s = doc["summary"]
     errors = [e["error"] for e in entries]
     check(s["measured"] == len(entries) == s["distributions"], "summary counts: %s" % s)
