@@ -27,7 +27,7 @@ std::vector<T> redistribute_in_memory(MPI_Comm comm, const std::vector<T>& local
   const std::vector<std::byte> moved = redistribute_in_memory(comm, std::as_bytes(std::span<const T>(local)),
                                                               width * static_cast<std::int64_t>(sizeof(T)), from, to);
   std::vector<T> out(moved.size() / sizeof(T));
-  std::memcpy(out.data(), moved.data(), moved.size());
+  if (!moved.empty()) std::memcpy(out.data(), moved.data(), moved.size());
   return out;
 }
 
