@@ -64,6 +64,11 @@ for config in $configs; do
       not_run+=("$app on $config (time budget spent)")
       continue
     fi
+    program=$(app_command "$app" | cut -d' ' -f1)
+    if [ ! -x "$program" ]; then
+      not_run+=("$app on $config ($program is not built)")
+      continue
+    fi
     results=$out/$config/$app.json
     echo "== $app on $config, $ranks ranks" >&2
     if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" \
