@@ -1,9 +1,47 @@
 #!/usr/bin/env bash
 # README command 1: install what is missing, build, and run mheta's main job
-# on its embedded default example.
+# on the bundled default: jacobi (out of core, HDF5 local arrays) on 2 ranks
+# of an emulated heterogeneous cluster (examples/demo/two-nodes.json: rank 1
+# has half the CPU speed, a disk twice as slow and 3 MiB of memory).
+#   1. capture one iteration, measure the cluster, predict the paper's
+#      spectrum of distributions and search the best (GBS), run each for
+#      real and compare (mheta validate), then write the HTML report;
+#   2. move jacobi's local arrays from Blk to the best distribution
+#      (mheta redistribute, checksummed) and run on it.
+# Output goes to $MHETA_DEMO_DIR (default: demo-output/ in the clone).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
+mkdir -p "${MHETA_BUILD_DIR:-$root/build}"
+echo "== building (log: ${MHETA_BUILD_DIR:-$root/build}/build.log)" >&2
+"$root/scripts/build.sh" >"${MHETA_BUILD_DIR:-$root/build}/build.log" 2>&1 || {
+  tail -40 "${MHETA_BUILD_DIR:-$root/build}/build.log" >&2
+  exit 1
+}
 build=${MHETA_BUILD_DIR:-$root/build}
-exec "$build/cli/mheta" demo --examples "$root/examples" "$@"
+out=${MHETA_DEMO_DIR:-$root/demo-output}
+mheta="$build/cli/mheta"
+emulation="$root/examples/demo/two-nodes.json"
+app="$build/apps/jacobi --rows 2048 --cols 4096 --iters 8"
+rm -rf "$out"
+mkdir -p "$out"
+
+echo "== mheta validate: capture, cluster, predict, search, run the spectrum" >&2
+"$mheta" validate -n 2 --app "$app" --emulate "$emulation" --steps 2 --microbench-budget 5 \
+  --work "$out/validate" -o "$out/results.json"
+"$mheta" report "$out/results.json" -o "$out/report.html"
+
+echo "== mheta search: the distribution to run with" >&2
+"$mheta" search --profile "$out/validate/profile.json" --cluster "$out/validate/cluster.json" -o "$out/best.txt"
+
+echo "== mheta redistribute: jacobi's local arrays from Blk to best.txt" >&2
+"$mheta" predict "$out/best.txt" --profile "$out/validate/profile.json" --cluster "$out/validate/cluster.json" \
+  --iterations 8
+"$mheta" run -n 2 --emulate "$emulation" --capture off -- $app --data "$out/data" --no-check >"$out/blk-run.out"
+printf '1024\n1024\n' >"$out/blk.txt"
+"$mheta" redistribute -n 2 --from "$out/blk.txt" --to "$out/best.txt" --data "$out/data" --checksum
+"$mheta" run -n 2 --emulate "$emulation" --capture off -- $app --data "$out/data" --dist "$out/best.txt" \
+  >"$out/best-run.out"
+grep -h '"result"' "$out/best-run.out" || true
+
+echo "== done: $out/report.html, $out/results.json, $out/best.txt" >&2
