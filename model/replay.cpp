@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/inline_buffer.hpp"
 #include "model/io_cost.hpp"
 #include "model/model.hpp"
 
@@ -30,19 +31,11 @@ void check_rows(std::span<const std::int64_t> rows, int ranks, std::int64_t glob
 }  // namespace
 
 void Model::plan_rank(int rank, std::int64_t rows, std::span<IclaPlan> plans) const {
-  // Small fixed buffer: the demands differ only in bytes per row.
-  constexpr int kInline = 16;
-  VariableDemand inline_demands[kInline];
-  std::vector<VariableDemand> heap_demands;
-  std::span<VariableDemand> demands(inline_demands, static_cast<std::size_t>(std::min(variables_, kInline)));
-  if (variables_ > kInline) {
-    heap_demands.resize(static_cast<std::size_t>(variables_));
-    demands = heap_demands;
-  }
+  InlineBuffer<VariableDemand> demands(static_cast<std::size_t>(variables_));
   for (int m = 0; m < variables_; ++m) {
     demands[static_cast<std::size_t>(m)] = VariableDemand{rows, variable_bytes_per_row_[static_cast<std::size_t>(m)]};
   }
-  plan_iclas(nodes_[static_cast<std::size_t>(rank)].memory_bytes, demands, icla_options_, plans);
+  plan_iclas(nodes_[static_cast<std::size_t>(rank)].memory_bytes, demands.span(), icla_options_, plans);
 }
 
 double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows,
@@ -287,14 +280,8 @@ double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t r
   if (rows <= 0) return 0;
   const auto ri = static_cast<std::size_t>(rank);
   // GBS calls this ~10^6 times per search: no allocation for common sizes.
-  constexpr int kInline = 16;
-  IclaPlan inline_plans[kInline];
-  std::vector<IclaPlan> heap_plans;
-  std::span<IclaPlan> plans(inline_plans, static_cast<std::size_t>(std::min(variables_, kInline)));
-  if (variables_ > kInline) {
-    heap_plans.resize(static_cast<std::size_t>(variables_));
-    plans = heap_plans;
-  }
+  InlineBuffer<IclaPlan> plan_buffer(static_cast<std::size_t>(variables_));
+  const std::span<IclaPlan> plans = plan_buffer.span();
   plan_rank(rank, rows, plans);
   const double captured = captured_work_[ri];
   const double scale = captured > 0 ? work_of_rows(first_row, rows) / captured
