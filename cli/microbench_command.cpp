@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
 
 extern char** environ;
@@ -35,18 +36,10 @@ struct MicrobenchOptions {
   std::string program;
 };
 
-// The program is built beside `mheta` when installed, and in the sibling
-// microbench/ folder of a build tree; else it must be on the PATH.
+// mheta-microbench beside mheta, else on the PATH.
 std::string find_program() {
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    for (const auto& candidate : {self.parent_path() / "mheta-microbench",
-                                  self.parent_path().parent_path() / "microbench" / "mheta-microbench"}) {
-      if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    }
-  }
-  return "mheta-microbench";
+  const std::filesystem::path found = find_beside_mheta("microbench", "mheta-microbench");
+  return found.empty() ? "mheta-microbench" : found.string();
 }
 
 int run_microbench(const MicrobenchOptions& o) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
 #include "interpose/emulation_config.hpp"
 #include "model/format_error.hpp"
@@ -62,14 +63,9 @@ fs::path interpose_library() {
     }
     return fs::absolute(lib);
   }
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  const fs::path dir = exe.parent_path();
-  for (const fs::path& candidate :
-       {dir / "../interpose" / MHETA_INTERPOSE_LIB_NAME, dir / "../lib" / MHETA_INTERPOSE_LIB_NAME}) {
-    if (fs::is_regular_file(candidate, error)) return fs::weakly_canonical(candidate);
-  }
-  throw std::runtime_error(std::string("cannot find ") + MHETA_INTERPOSE_LIB_NAME + " beside " + exe.string() +
+  const fs::path found = find_beside_mheta("interpose", MHETA_INTERPOSE_LIB_NAME);
+  if (!found.empty()) return found;
+  throw std::runtime_error(std::string("cannot find ") + MHETA_INTERPOSE_LIB_NAME + " beside the mheta executable" +
                            "; set MHETA_INTERPOSE_LIB to its path");
 }
 

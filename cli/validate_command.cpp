@@ -19,6 +19,7 @@
 #include "cli/app_iteration_times.hpp"
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
+#include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
@@ -158,14 +159,10 @@ class Validation {
     return profile;
   }
 
-  // mheta-microbench beside mheta (installed) or in the build tree's
-  // microbench/ folder, else on the PATH.
-  std::string microbench_program() const {
-    for (const fs::path& candidate : {mheta_.parent_path() / "mheta-microbench",
-                                      mheta_.parent_path().parent_path() / "microbench" / "mheta-microbench"}) {
-      if (fs::is_regular_file(candidate)) return candidate.string();
-    }
-    return "mheta-microbench";
+  // mheta-microbench beside mheta, else on the PATH.
+  static std::string microbench_program() {
+    const fs::path found = find_beside_mheta("microbench", "mheta-microbench");
+    return found.empty() ? "mheta-microbench" : found.string();
   }
 
   // The cluster as the program will see it: measured under the same
