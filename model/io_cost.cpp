@@ -28,4 +28,12 @@ double prefetch_read_seconds(const Sweep& sweep, double read_overhead_s, double 
   return overheads + read_s_per_byte * full + static_cast<double>(sweep.chunks - 2) * stall_full + stall_last;
 }
 
+IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, double overhead_s,
+                           double fallback_s_per_byte) {
+  if (bytes <= 0 || count <= 0) return {overhead_s, fallback_s_per_byte};
+  const double overheads = static_cast<double>(count) * overhead_s;
+  if (seconds < overheads) return {seconds / static_cast<double>(count), 0.0};
+  return {overhead_s, (seconds - overheads) / static_cast<double>(bytes)};
+}
+
 }  // namespace mheta::model

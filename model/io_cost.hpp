@@ -31,4 +31,22 @@ double write_seconds(const Sweep& sweep, double write_overhead_s, double write_s
 double prefetch_read_seconds(const Sweep& sweep, double read_overhead_s, double async_overhead_s,
                              double read_s_per_byte, double overlap_s_per_byte);
 
+// O and r (or w) of one variable on one rank, from what the instrumented
+// iteration measured: `count` requests moving `bytes` in `seconds`.
+struct IoCalibration {
+  double overhead_s = 0;  // O_r or O_w
+  double s_per_byte = 0;  // r(m) or w(m)
+};
+
+// MHETA §4.1.1: the node's request overhead O comes from the cluster, the
+// per-byte latency is what the measured time leaves: (seconds − count·O) /
+// bytes. When the measured time is below count·O, the program's requests
+// are cheaper than the cluster's (the cluster measures cold reads and
+// synced writes; a program whose blocks sit in the page cache never waits
+// for the disk): then O = seconds / count and r = 0, so the model charges
+// exactly what was measured instead of count·O. With nothing measured the
+// cluster's figures stand.
+IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, double overhead_s,
+                           double fallback_s_per_byte);
+
 }  // namespace mheta::model

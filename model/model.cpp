@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "model/io_cost.hpp"
+
 namespace mheta::model {
 
 namespace {
@@ -91,15 +93,14 @@ void Model::compile_rank(int rank, const Profile& profile) {
       }
     }
   }
-  auto per_byte = [](const IoStats& s, double overhead, double fallback) {
-    if (s.bytes <= 0) return fallback;
-    return std::max(0.0, (s.seconds - static_cast<double>(s.count) * overhead) / static_cast<double>(s.bytes));
-  };
   for (int m = 0; m < variables_; ++m) {
     const auto i = static_cast<std::size_t>(m);
+    const IoCalibration read =
+        calibrate_io(reads[i].count, reads[i].bytes, reads[i].seconds, disk.read_overhead_s, disk.read_s_per_byte);
+    const IoCalibration write = calibrate_io(writes[i].count, writes[i].bytes, writes[i].seconds,
+                                             disk.write_overhead_s, disk.write_s_per_byte);
     rank_variables_[static_cast<std::size_t>(rank * variables_ + m)] = RankVariable{
-        per_byte(reads[i], disk.read_overhead_s, disk.read_s_per_byte),
-        per_byte(writes[i], disk.write_overhead_s, disk.write_s_per_byte),
+        read.overhead_s, read.s_per_byte, write.overhead_s, write.s_per_byte,
         prefetched_bytes[i] > 0 ? overlap[i] / static_cast<double>(prefetched_bytes[i]) : 0.0};
   }
   const double work = captured_work_[static_cast<std::size_t>(rank)];

@@ -105,7 +105,9 @@ class Model {
     bool prefetch;
   };
   struct RankVariable {
+    double read_overhead_s;  // O_r as this rank's requests of m cost (calibrate_io)
     double read_s_per_byte;
+    double write_overhead_s;
     double write_s_per_byte;
     double overlap_s_per_byte;  // T_A per byte of ICLA
   };

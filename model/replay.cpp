@@ -51,12 +51,12 @@ double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows,
     const RankVariable& v = rank_variables_[static_cast<std::size_t>(rank * variables_ + term.variable)];
     if (term.read_sweeps > 0) {
       seconds += term.read_sweeps *
-                 (term.prefetch ? prefetch_read_seconds(sweep, disk.read_overhead_s, disk.async_read_overhead_s,
+                 (term.prefetch ? prefetch_read_seconds(sweep, v.read_overhead_s, disk.async_read_overhead_s,
                                                         v.read_s_per_byte, v.overlap_s_per_byte)  // Eq 2
-                                : synchronous_read_seconds(sweep, disk.read_overhead_s, v.read_s_per_byte));  // Eq 1
+                                : synchronous_read_seconds(sweep, v.read_overhead_s, v.read_s_per_byte));  // Eq 1
     }
     if (term.write_sweeps > 0) {
-      seconds += term.write_sweeps * write_seconds(sweep, disk.write_overhead_s, v.write_s_per_byte);
+      seconds += term.write_sweeps * write_seconds(sweep, v.write_overhead_s, v.write_s_per_byte);
     }
   }
   return seconds;
@@ -67,7 +67,7 @@ double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows,
 double Model::message_read_seconds(int rank, const Op& op, std::int64_t, std::span<const IclaPlan> plans) const {
   if (op.from_variable < 0 || plans[static_cast<std::size_t>(op.from_variable)].in_core) return 0;
   const RankVariable& v = rank_variables_[static_cast<std::size_t>(rank * variables_ + op.from_variable)];
-  return nodes_[static_cast<std::size_t>(rank)].disk.read_overhead_s + v.read_s_per_byte * static_cast<double>(op.bytes);
+  return v.read_overhead_s + v.read_s_per_byte * static_cast<double>(op.bytes);
 }
 
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message

@@ -71,5 +71,28 @@ TEST(Eq2, SingleIclaPaysTheWholeRead) {
   EXPECT_DOUBLE_EQ(prefetch_read_seconds(sweep, kOr, kOa, kR, 1.0), kOr + kOa + kR * 200);
 }
 
+TEST(Calibration, PerByteLatencyIsWhatTheMeasuredTimeLeavesAfterTheOverheads) {
+  // 4 requests of 250 bytes in 4·O_r + 1000·r seconds: r comes back.
+  const IoCalibration c = calibrate_io(4, 1000, 4 * kOr + kR * 1000, kOr, 9e-9);
+  EXPECT_DOUBLE_EQ(c.overhead_s, kOr);
+  EXPECT_NEAR(c.s_per_byte, kR, 1e-20);
+}
+
+TEST(Calibration, RequestsCheaperThanTheClusterOverheadKeepTheirMeasuredTime) {
+  // 4 requests measured at 0.2 ms in all against O_r = 1 ms each: the
+  // overhead becomes 0.05 ms a request and nothing is left per byte.
+  const IoCalibration c = calibrate_io(4, 1000, 0.2e-3, kOr, 9e-9);
+  EXPECT_DOUBLE_EQ(c.overhead_s, 0.05e-3);
+  EXPECT_EQ(c.s_per_byte, 0.0);
+  const Sweep sweep{1000, 250, 4};
+  EXPECT_NEAR(synchronous_read_seconds(sweep, c.overhead_s, c.s_per_byte), 0.2e-3, 1e-18);
+}
+
+TEST(Calibration, NothingMeasuredKeepsTheClusterFigures) {
+  const IoCalibration c = calibrate_io(0, 0, 0, kOr, 9e-9);
+  EXPECT_DOUBLE_EQ(c.overhead_s, kOr);
+  EXPECT_DOUBLE_EQ(c.s_per_byte, 9e-9);
+}
+
 }  // namespace
 }  // namespace mheta::model

@@ -115,6 +115,22 @@ TEST(MessagesFromDisk, SendingFromAnOutOfCoreArrayReadsTheMessage) {
   EXPECT_NEAR(p.ranks[0].io_s, sweep + kOr + kR * 4000, 1e-15);
 }
 
+TEST(Calibration, CachedRequestsAreNotChargedTheClusterOverhead) {
+  // Rank 0 measured its 4 reads and 4 writes at a tenth of the cluster's
+  // per-request overheads (a page cache, not a disk).
+  Profile profile = sweep_profile(false, 0);
+  StageIo& io = profile.ranks[0].sections[0].stages[0].io[0];
+  io.reads.seconds = 0.4 * kOr;
+  io.writes.seconds = 0.4 * kOw;
+  const Model model(profile, sweep_cluster());
+  // 101 rows: N_L = 2 ICLAs, each charged the measured 0.1·O per request.
+  const Prediction p = model.predict(std::vector<std::int64_t>{101, 59});
+  EXPECT_NEAR(p.ranks[0].io_s, 2 * 0.1 * (kOr + kOw), 1e-15);
+  // Rank 1's measurement is above the overheads: Eq 1 as before.
+  const Prediction q = model.predict(std::vector<std::int64_t>{59, 101});
+  EXPECT_NEAR(q.ranks[1].io_s, 2 * (kOr + kOw) + (kR + kW) * 101 * kRowBytes, 1e-15);
+}
+
 TEST(RowWeights, ComputeScalesWithTheWorkOfTheNewRows) {
   Profile profile = sweep_profile(false, 0);
   profile.row_weights.assign(160, 1.0);
