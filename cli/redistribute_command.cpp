@@ -84,12 +84,6 @@ int launch_under_mpiexec(const RedistributeOptions& o) {
   return kExitProgramFailed;
 }
 
-std::string rows_text(const model::GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
-}
-
 // The checksum of every variable, as one line per variable.
 std::string checksums(MPI_Comm comm, const std::string& dir, const std::vector<io::RowShape>& shapes,
                       const model::GenBlock& dist, std::int64_t piece_bytes, std::vector<std::uint64_t>& sums) {
@@ -119,7 +113,7 @@ int run_redistribute(const RedistributeOptions& o, int rank, int size) {
   if (o.recover_only) {
     if (o.checksum) {
       const std::string text = checksums(comm, o.data, shapes, current, o.piece_bytes, after);
-      if (rank == 0) std::cout << "distribution " << rows_text(current) << "\n" << text << std::flush;
+      if (rank == 0) std::cout << "distribution " << model::rows_in_brackets(current) << "\n" << text << std::flush;
     }
     return kExitOk;
   }
@@ -138,17 +132,17 @@ int run_redistribute(const RedistributeOptions& o, int rank, int size) {
   if (current != from) {
     throw model::FormatError(
         o.from, "",
-        "the data in " + o.data + " is in the distribution " + rows_text(current) + ", not " + rows_text(from));
+        "the data in " + o.data + " is in the distribution " + model::rows_in_brackets(current) + ", not " + model::rows_in_brackets(from));
   }
   if (o.checksum) {
     const std::string text = checksums(comm, o.data, shapes, from, o.piece_bytes, before);
-    if (rank == 0) std::cout << "before, " << rows_text(from) << ":\n" << text << std::flush;
+    if (rank == 0) std::cout << "before, " << model::rows_in_brackets(from) << ":\n" << text << std::flush;
   }
   io::RedistributionOptions options;
   options.piece_bytes = o.piece_bytes;
   const io::RedistributionStats stats = io::redistribute(comm, o.data, shapes, from, to, options);
   if (rank == 0) {
-    std::cout << "redistributed " << o.data << " from " << rows_text(from) << " to " << rows_text(to) << ": "
+    std::cout << "redistributed " << o.data << " from " << model::rows_in_brackets(from) << " to " << model::rows_in_brackets(to) << ": "
               << stats.bytes_written << " bytes written, " << stats.bytes_moved << " moved between ranks in "
               << stats.pieces << " pieces; " << stats.total_s << " s (exchange and write " << stats.exchange_s
               << " s, sync and verify " << stats.verify_s << " s, commit and switch " << stats.switch_s << " s), "
@@ -157,7 +151,7 @@ int run_redistribute(const RedistributeOptions& o, int rank, int size) {
   }
   if (o.checksum) {
     const std::string text = checksums(comm, o.data, shapes, to, o.piece_bytes, after);
-    if (rank == 0) std::cout << "after, " << rows_text(to) << ":\n" << text << std::flush;
+    if (rank == 0) std::cout << "after, " << model::rows_in_brackets(to) << ":\n" << text << std::flush;
     if (after != before) {
       if (rank == 0) std::cerr << "mheta redistribute: the data's checksum changed\n";
       return kExitFailure;

@@ -10,12 +10,6 @@ namespace mheta::io {
 
 namespace {
 
-std::string rows_text(const model::GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
-}
-
 // Every block of the distribution the manifest declares complete exists.
 void require_blocks(const std::filesystem::path& dir, const Manifest& m, const model::GenBlock& dist) {
   for (const RowShape& v : m.variables) {
@@ -23,7 +17,7 @@ void require_blocks(const std::filesystem::path& dir, const Manifest& m, const m
       const auto path = local_array_path(dir, v.variable, r);
       if (!std::filesystem::exists(path)) {
         throw LocalArrayError(path.string() + ": missing, though " + manifest_path(dir).string() +
-                              " says the distribution " + rows_text(dist) + " is complete");
+                              " says the distribution " + model::rows_in_brackets(dist) + " is complete");
       }
     }
   }
@@ -48,7 +42,7 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
     case ManifestState::complete:
       std::filesystem::remove_all(staging);
       recovery.outcome = RecoveryOutcome::complete;
-      recovery.message = dir.string() + ": complete in the distribution " + rows_text(m.to);
+      recovery.message = dir.string() + ": complete in the distribution " + model::rows_in_brackets(m.to);
       break;
     case ManifestState::prepared:
       // Not committed: the old blocks were never touched; the new ones may
@@ -57,11 +51,11 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
       std::filesystem::remove_all(staging);
       sync_directory(dir);
       recovery.outcome = RecoveryOutcome::rolled_back;
-      recovery.message = dir.string() + ": an interrupted redistribution from " + rows_text(m.from) + " to " +
-                         rows_text(m.to) +
+      recovery.message = dir.string() + ": an interrupted redistribution from " + model::rows_in_brackets(m.from) + " to " +
+                         model::rows_in_brackets(m.to) +
                          " had not committed; discarded it. The data is complete in the old "
                          "distribution " +
-                         rows_text(m.from);
+                         model::rows_in_brackets(m.from);
       m.to = m.from;
       break;
     case ManifestState::committed:
@@ -78,11 +72,11 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
       require_blocks(dir, m, m.to);
       std::filesystem::remove_all(staging);
       recovery.outcome = RecoveryOutcome::rolled_forward;
-      recovery.message = dir.string() + ": an interrupted redistribution from " + rows_text(m.from) + " to " +
-                         rows_text(m.to) +
+      recovery.message = dir.string() + ": an interrupted redistribution from " + model::rows_in_brackets(m.from) + " to " +
+                         model::rows_in_brackets(m.to) +
                          " had committed; finished it. The data is complete in the new "
                          "distribution " +
-                         rows_text(m.to);
+                         model::rows_in_brackets(m.to);
       m.from = m.to;
       break;
   }

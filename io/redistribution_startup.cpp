@@ -5,16 +5,6 @@
 
 namespace mheta::io {
 
-namespace {
-
-std::string rows_text(const model::GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
-}
-
-}  // namespace
-
 std::string bring_to_distribution(MPI_Comm comm, const std::filesystem::path& dir,
                                   const std::vector<RowShape>& variables, const model::GenBlock& dist) {
   const Recovery recovery = recover(comm, dir);
@@ -29,8 +19,8 @@ std::string bring_to_distribution(MPI_Comm comm, const std::filesystem::path& di
   }
   const RedistributionStats stats = redistribute(comm, dir, variables, *recovery.dist, dist);
   if (!said.empty()) said += "\n";
-  return said + dir.string() + ": moved from " + rows_text(*recovery.dist) + " to this run's distribution " +
-         rows_text(dist) + " in " + std::to_string(stats.total_s) + " s";
+  return said + dir.string() + ": moved from " + model::rows_in_brackets(*recovery.dist) + " to this run's distribution " +
+         model::rows_in_brackets(dist) + " in " + std::to_string(stats.total_s) + " s";
 }
 
 }  // namespace mheta::io

@@ -121,6 +121,12 @@ std::string format_gen_block(const GenBlock& dist) {
   return text;
 }
 
+std::string rows_in_brackets(const GenBlock& dist) {
+  std::string text;
+  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
+  return "[" + text + "]";
+}
+
 void write_gen_block(const std::filesystem::path& path, const GenBlock& dist) {
   write_text_file_atomically(path, format_gen_block(dist));
 }

@@ -36,6 +36,8 @@ void check_gen_block(const GenBlock& dist, int ranks, std::int64_t global_rows,
 
 // One rank per line, with a comment header giving ranks and total rows.
 std::string format_gen_block(const GenBlock& dist);
+// On one line, for messages: "[512 512 1024]".
+std::string rows_in_brackets(const GenBlock& dist);
 void write_gen_block(const std::filesystem::path& path, const GenBlock& dist);
 
 // Blk: equal blocks; the first (rows mod ranks) ranks get one row more.
