@@ -77,8 +77,9 @@ class Model {
 
   // Predicted seconds to move every distributed variable from distribution
   // `from` to `to` (model/redistribution_cost.cpp): the slowest rank's disk
-  // reads of its old block, messages of the rows that change owner, and
-  // disk writes of its new block.
+  // reads of its old block, messages of the rows that change owner, disk
+  // writes of its new block and the read-back verifying it, plus a fixed
+  // cost of syncing and committing. The whole price io/'s runtime weighs.
   double redistribution_seconds(std::span<const std::int64_t> from, std::span<const std::int64_t> to) const;
 
  private:

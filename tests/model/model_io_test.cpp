@@ -166,32 +166,3 @@ TEST(Workspace, HotPathAgreesWithTheDetailedPrediction) {
 
 }  // namespace
 }  // namespace mheta::model
-
-namespace mheta::model {
-namespace {
-
-TEST(RedistributionCost, NothingMovesNothingButTheCopyOfKeptRows) {
-  const Model model(sweep_profile(false, 0), sweep_cluster());
-  // Both ranks keep all 80 rows: each reads and writes its block once
-  // (new local arrays are written beside the old).
-  const double copy = kOr + kR * 80 * kRowBytes + kOw + kW * 80 * kRowBytes;
-  EXPECT_NEAR(model.redistribution_seconds(std::vector<std::int64_t>{80, 80}, std::vector<std::int64_t>{80, 80}), copy,
-              1e-15);
-}
-
-TEST(RedistributionCost, MovedRowsPayTheMessageAndTheDiskOnBothSides) {
-  Cluster cluster = sweep_cluster();
-  cluster.network = testing::uniform_cluster(2, 1e-4, 2e-4, 1e-3, 1e-8).network;
-  const Model model(sweep_profile(false, 0), cluster);
-  // Rank 1 gives 20 rows to rank 0: rank 0 reads 80 rows (one piece) and
-  // writes 100 (two pieces: kept + received); rank 1 reads 80 (two pieces:
-  // kept + sent), sends 20 rows, writes 60 (one piece).
-  const double bytes = 20.0 * kRowBytes;
-  const double rank0 = kOr + kR * 80 * kRowBytes + 2 * kOw + kW * 100 * kRowBytes + 2e-4;
-  const double rank1 = 2 * kOr + kR * 80 * kRowBytes + kOw + kW * 60 * kRowBytes + 1e-4 + 1e-3 + 1e-8 * bytes;
-  EXPECT_NEAR(model.redistribution_seconds(std::vector<std::int64_t>{80, 80}, std::vector<std::int64_t>{100, 60}),
-              std::max(rank0, rank1), 1e-15);
-}
-
-}  // namespace
-}  // namespace mheta::model

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 namespace mheta::model {
@@ -56,6 +57,89 @@ TEST(RedistributionPlan, EveryMovedRowChangesOwnerAndEveryOtherRowStays) {
 TEST(RedistributionPlan, DistributionsOfDifferentShapesAreRefused) {
   EXPECT_THROW(plan_transfers(GenBlock{{1, 2}}, GenBlock{{3}}), std::invalid_argument);
   EXPECT_THROW(plan_transfers(GenBlock{{1, 2}}, GenBlock{{1, 3}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace mheta::model
+
+// The price of a move (model/redistribution_cost.cpp), term by term
+// against its hand-written form: two ranks, one read-write variable.
+#include "model/model.hpp"
+#include "model_fixture.hpp"
+
+namespace mheta::model {
+namespace {
+
+constexpr std::int64_t kRowBytes = 1000;
+constexpr double kOr = 1e-3;  // per request (cluster.json)
+constexpr double kOw = 2e-3;
+constexpr double kR = 1e-7;  // s/byte measured by the captured iteration
+constexpr double kW = 3e-7;
+
+// Each rank swept its 80 rows out of core (4 ICLAs) in the captured iteration.
+Profile moving_profile(double r, double w) {
+  Profile p = testing::empty_profile({80, 80});
+  p.variables = {Variable{"A", kRowBytes, Access::read_write}};
+  for (auto& rank : p.ranks) {
+    const std::int64_t bytes = 80 * kRowBytes;
+    Stage stage = testing::compute_stage(0.8);
+    stage.io.push_back(StageIo{0, IoStats{4, bytes, 4 * kOr * (r > 0) + r * bytes},
+                               IoStats{4, bytes, 4 * kOw * (w > 0) + w * bytes}, false, 0});
+    rank.sections.push_back(Section{{stage}, {}});
+  }
+  return p;
+}
+
+// free_disk: every disk cost zero. Otherwise the cluster's r and w differ
+// from the profile's: the profile's measurement wins.
+Cluster moving_cluster(bool free_disk) {
+  Cluster c = testing::uniform_cluster(2, 1e-4, 2e-4, 1e-3, 1e-8);
+  for (Node& n : c.nodes) {
+    n.memory_bytes = 100 * kRowBytes;
+    n.disk = free_disk ? DiskCosts{0, 0, 0, 0, 0} : DiskCosts{kOr, kOw, 0, 9e-9, 9e-9};
+  }
+  return c;
+}
+
+const std::vector<std::int64_t> kBlk{80, 80};
+
+// On free disks, a move that moves nothing costs only the fixed part
+// (creating, syncing, committing): a fraction of a second, never zero.
+double fixed_commit_seconds() {
+  return Model(moving_profile(0, 0), moving_cluster(true)).redistribution_seconds(kBlk, kBlk);
+}
+
+TEST(RedistributionCost, TheFixedCommitCostIsPositiveAndBelowASecond) {
+  EXPECT_GT(fixed_commit_seconds(), 0.05);
+  EXPECT_LT(fixed_commit_seconds(), 1.0);
+}
+
+TEST(RedistributionCost, NothingMovedStillCopiesAndVerifiesTheKeptRows) {
+  const Model model(moving_profile(kR, kW), moving_cluster(false));
+  // Both ranks keep their 80 rows: each reads its block, writes it beside
+  // the old one, reads it back to verify it, then the commit.
+  const double bytes = 80.0 * kRowBytes;
+  const double copy = (kOr + kR * bytes) + (kOw + kW * bytes) + (kOr + kR * bytes);
+  EXPECT_NEAR(model.redistribution_seconds(kBlk, kBlk), copy + fixed_commit_seconds(), 1e-12);
+}
+
+TEST(RedistributionCost, TwoRanksByHandMovedBytesOverTheLinkPlusDiskPlusReadBackPlusCommit) {
+  const Model model(moving_profile(kR, kW), moving_cluster(false));
+  // Rank 1 gives its first 20 rows to rank 0 ({80, 80} -> {100, 60}).
+  const double moved = 20.0 * kRowBytes;
+  // Rank 0: reads its 80 rows (one piece: all kept); receives one message;
+  // writes 100 rows in two pieces (kept + received); reads 100 back.
+  const double rank0 = (kOr + kR * 80 * kRowBytes) + 2e-4 + (2 * kOw + kW * 100 * kRowBytes) +
+                       (kOr + kR * 100 * kRowBytes);
+  // Rank 1: reads 80 rows in two pieces (kept + sent); sends 20 rows over
+  // the link (overhead + latency + bytes x s/byte); writes 60 rows (one
+  // piece); reads 60 back.
+  const double rank1 = (2 * kOr + kR * 80 * kRowBytes) + (1e-4 + 1e-3 + 1e-8 * moved) + (kOw + kW * 60 * kRowBytes) +
+                       (kOr + kR * 60 * kRowBytes);
+  EXPECT_NEAR(model.redistribution_seconds(kBlk, std::vector<std::int64_t>{100, 60}),
+              std::max(rank0, rank1) + fixed_commit_seconds(), 1e-12);
+  // The slowest rank sets the price: here rank 0, which writes more.
+  EXPECT_GT(rank0, rank1);
 }
 
 }  // namespace
