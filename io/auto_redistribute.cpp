@@ -37,22 +37,6 @@ std::string rows_text(const model::GenBlock& dist) {
   return "[" + text + "]";
 }
 
-// Reading every new block back once (io/redistribution.cpp, step 3): the
-// slowest rank's, at its node's read cost per byte.
-double verification_seconds(const model::Cluster& cluster, const std::vector<RowShape>& variables,
-                            const model::GenBlock& to) {
-  std::int64_t bytes_per_row = 0;
-  for (const RowShape& v : variables) bytes_per_row += v.bytes_per_row();
-  double slowest = 0;
-  for (int r = 0; r < to.ranks() && r < cluster.ranks(); ++r) {
-    const model::DiskCosts& disk = cluster.nodes[static_cast<std::size_t>(r)].disk;
-    const double bytes = static_cast<double>(to.rows[static_cast<std::size_t>(r)] * bytes_per_row);
-    slowest =
-        std::max(slowest, static_cast<double>(variables.size()) * disk.read_overhead_s + disk.read_s_per_byte * bytes);
-  }
-  return slowest;
-}
-
 void say(const std::string& line) { std::cout << "mheta: " << line << std::endl; }
 
 }  // namespace
@@ -130,8 +114,7 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
       decision.best_s = best.iteration_s;
       decision.remaining = total_iterations_ - completed;
       decision.gain_s = (decision.current_s - decision.best_s) * decision.remaining;
-      decision.cost_s = m.redistribution_seconds(dist_.rows, decision.to.rows) +
-                        verification_seconds(cluster, variables_, decision.to) + options_.commit_s;
+      decision.cost_s = m.redistribution_seconds(dist_.rows, decision.to.rows);
       decision.redistribute = decision.to != dist_ && decision.gain_s > decision.cost_s * (1 + options_.margin);
       std::ostringstream line;
       line << "after iteration " << completed << " of " << total_iterations_ << ": predicted " << decision.current_s

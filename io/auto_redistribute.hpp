@@ -8,6 +8,7 @@
 // the current distribution, searches the best one (GBS), and decides:
 //   gain = (T(δ) − T(δ')) × remaining iterations
 //   move when gain > redistribution cost × (1 + margin)
+// (the cost: Model::redistribution_seconds, the whole price of the move).
 // It prints the decision with its figures, every rank learns it, and when
 // it pays the local arrays are redistributed (io/redistribution.hpp) and
 // the program reopens them under dist().
@@ -30,13 +31,6 @@ struct AutoOptions {
   std::filesystem::path cluster;  // empty: $MHETA_CLUSTER, else a quick characterization
   double margin = 0.25;           // safety margin on the predicted cost of moving
   double characterization_s = 4;  // budget of the quick characterization
-  // What the model's price of moving (Model::redistribution_seconds: disk
-  // reads and writes, messages) leaves out: reading the new blocks back to
-  // verify them, and the fixed cost of creating, syncing and committing
-  // (file creation, fsync of every block and directory, three manifest
-  // writes). 0.25 s: commit and switch took 0.16-0.26 s in the throughput
-  // benchmark on this machine (docs/results.md).
-  double commit_s = 0.25;
   RedistributionOptions redistribution;
 };
 
@@ -63,6 +57,10 @@ class AutoRedistributor {
   // When decision->redistribute, the local arrays are now in dist(): the
   // program must close its old handles (before calling this) and reopen.
   std::optional<AutoDecision> after_iteration(int completed);
+
+  // Whether after_iteration(completed) takes the decision (the program
+  // writes its arrays back and closes them first only then).
+  bool decides_after(int completed) const { return !decided_ && completed >= capture_iteration_; }
 
   const model::GenBlock& dist() const { return dist_; }
   bool decided() const { return decided_; }
