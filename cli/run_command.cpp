@@ -1,5 +1,5 @@
 // mheta run -n N [--emulate PRESET|FILE] [--capture MODE] [--rows R] [--dist FILE]
-//           [--profile OUT] [--wait sleep|spin] -- ./prog args
+//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin] -- ./prog args
 //
 // Runs an unmodified MPI program under mpiexec with libmheta-interpose.so
 // preloaded: it captures one iteration into a profile and, optionally,
@@ -18,9 +18,10 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
+#include "interpose/row_weights_file.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/text_file.hpp"
@@ -39,6 +40,8 @@ struct RunOptions {
   std::int64_t capture_iteration = 0;
   std::int64_t rows = 0;
   std::string dist;
+  std::int64_t iterations = 0;
+  std::string row_weights;
   std::string profile = "mheta-profile.json";
   std::vector<std::string> program;
 };
@@ -103,6 +106,15 @@ int run_program(const RunOptions& o) {
     const model::GenBlock dist = model::read_gen_block(o.dist);
     model::check_gen_block(dist, o.ranks, o.rows > 0 ? o.rows : dist.total_rows(), o.dist);
   }
+  if (!o.row_weights.empty()) {
+    // A FormatError names the file and the line.
+    const std::vector<double> weights = interpose::read_row_weights_file(o.row_weights);
+    if (o.rows > 0 && static_cast<std::int64_t>(weights.size()) != o.rows) {
+      throw model::FormatError(o.row_weights, "",
+                               std::to_string(weights.size()) + " weights, but --rows says " + std::to_string(o.rows) +
+                                   " rows (one weight per global row)");
+    }
+  }
   if (o.capture != "off") check_profile_writable(o.profile);
   const fs::path library = interpose_library();
   const std::string mpiexec = env("MHETA_MPIEXEC") != nullptr ? env("MHETA_MPIEXEC") : MHETA_MPIEXEC_DEFAULT;
@@ -119,6 +131,8 @@ int run_program(const RunOptions& o) {
   set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
   set("MHETA_ROWS", o.rows > 0 ? std::to_string(o.rows) : "");
   set("MHETA_DIST", o.dist.empty() ? "" : fs::absolute(o.dist).string());
+  set("MHETA_ITERATIONS", o.iterations > 0 ? std::to_string(o.iterations) : "");
+  set("MHETA_ROW_WEIGHTS", o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set("MHETA_PROFILE", fs::absolute(o.profile).string());
   std::string preload = library.string();
   if (const char* existing = env("LD_PRELOAD")) preload += std::string(":") + existing;
@@ -174,6 +188,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--rows", o->rows, "Global row count, for programs that do not say it (MHETA_ROWS)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--dist", o->dist, "The dist.txt the program runs with (MHETA_DIST; default equal blocks)");
+  cmd->add_option("--iterations", o->iterations,
+                  "Iterations of the whole run, for the profile (MHETA_ITERATIONS; default: counted from the "
+                  "program's iteration marks)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--row-weights", o->row_weights,
+                  "Work of each global row, one number a line (MHETA_ROW_WEIGHTS), for the profile's row_weights");
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
   cmd->add_option("program", o->program, "The program and its arguments, after --")->expected(-1);
   cmd->callback([o, &exit_code] {

@@ -3,6 +3,8 @@
 // the load-time export of the emulated memory budget.
 #include <mpi.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -11,6 +13,7 @@
 #include "interpose/emulation_config.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/export.hpp"
+#include "interpose/profile_output.hpp"
 #include "interpose/runtime.hpp"
 
 namespace mheta::interpose {
@@ -31,6 +34,21 @@ __attribute__((constructor)) void export_emulated_memory() {
   } catch (const std::exception&) {
     // Reported once MPI is up (settings.cpp); the program runs unemulated.
   }
+}
+
+// The run's iterations, counted to MPI_Finalize whatever the capture does
+// (the profile prices the whole run with them: `mheta predict`): the
+// program's iteration marks, else its MPI_Pcontrol(1) calls when it made
+// several (one may bracket a single iteration of many: no count). Counted
+// even when nothing else is followed: one relaxed increment per iteration.
+std::atomic<std::int64_t> g_marks{0};
+std::atomic<std::int64_t> g_pcontrol_starts{0};
+
+std::int64_t iterations_counted() {
+  const std::int64_t marks = g_marks.load(std::memory_order_relaxed);
+  if (marks > 0) return marks;
+  const std::int64_t starts = g_pcontrol_starts.load(std::memory_order_relaxed);
+  return starts > 1 ? starts : 0;
 }
 
 }  // namespace
@@ -54,12 +72,17 @@ extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int require
 extern "C" MHETA_EXPORT int MPI_Finalize(void) {
   {
     const ReentryGuard guard;
-    if (!guard.nested()) Runtime::get().finish();
+    if (!guard.nested()) {
+      Runtime& runtime = Runtime::get();
+      runtime.finish();
+      mheta::interpose::rewrite_profile_with_run_iterations(mheta::interpose::iterations_counted(), runtime.settings());
+    }
   }
   return PMPI_Finalize();
 }
 
 extern "C" MHETA_EXPORT int MPI_Pcontrol(const int level, ...) {
+  if (level > 0) mheta::interpose::g_pcontrol_starts.fetch_add(1, std::memory_order_relaxed);
   if (mheta::interpose::engaged()) {
     const ReentryGuard guard;
     if (!guard.nested()) Runtime::get().pcontrol(level);
@@ -68,6 +91,7 @@ extern "C" MHETA_EXPORT int MPI_Pcontrol(const int level, ...) {
 }
 
 extern "C" MHETA_EXPORT void mheta_iteration(void) {
+  mheta::interpose::g_marks.fetch_add(1, std::memory_order_relaxed);
   if (!mheta::interpose::engaged()) return;
   const ReentryGuard guard;
   if (!guard.nested()) Runtime::get().mark_iteration();

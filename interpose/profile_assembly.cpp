@@ -213,9 +213,36 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
     }
     p.ranks.push_back(std::move(rank));
   }
-  p.iterations = iterations;
+  p.iterations = in.stated_iterations > 0 ? in.stated_iterations : iterations;
+  if (!in.row_weights.empty()) {
+    if (static_cast<std::int64_t>(in.row_weights.size()) == p.global_rows()) {
+      p.row_weights = in.row_weights;
+    } else {
+      warnings.push_back("MHETA_ROW_WEIGHTS: " + std::to_string(in.row_weights.size()) + " weights for " +
+                         std::to_string(p.global_rows()) + " global rows (one per row expected); the profile has no " +
+                         "row weights");
+    }
+  }
   // The reader `mheta predict` uses checks the whole document.
   return model::parse_profile(model::profile_to_json(p).dump(), "profile assembled from the captured iteration");
+}
+
+std::string_view iteration_source_name(IterationSource source) {
+  switch (source) {
+    case IterationSource::stated:
+      return "stated";
+    case IterationSource::counted:
+      return "counted";
+    case IterationSource::captured:
+      break;
+  }
+  return "captured";
+}
+
+std::string profile_text(const model::Profile& profile, IterationSource source) {
+  Json document = model::profile_to_json(profile);
+  document["iterations_source"] = iteration_source_name(source);
+  return document.dump(1) + "\n";
 }
 
 }  // namespace mheta::interpose

@@ -4,6 +4,7 @@
 // rank's sections. No MPI: rank 0 runs it on the gathered records.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "interpose/runtime.hpp"
@@ -27,15 +28,31 @@ RankRecord rank_record_from_json(const model::Json& json);
 
 struct AssemblyInputs {
   std::string program;
-  std::int64_t global_rows = 0;  // MHETA_ROWS, 0 = unknown
-  std::string dist_path;         // MHETA_DIST, empty = none
+  std::int64_t global_rows = 0;        // MHETA_ROWS, 0 = unknown
+  std::string dist_path;               // MHETA_DIST, empty = none
+  std::int64_t stated_iterations = 0;  // MHETA_ITERATIONS, 0 = not stated
+  std::vector<double> row_weights;     // MHETA_ROW_WEIGHTS as read, empty = none
 };
+
+// Where the profile's `iterations` comes from (its `iterations_source`).
+enum class IterationSource {
+  stated,    // MHETA_ITERATIONS (`mheta run --iterations`)
+  counted,   // the iteration marks (or MPI_Pcontrol(1) calls) of the whole run, counted at MPI_Finalize
+  captured,  // the iterations seen when the capture ended: the run's own count is unknown
+};
+
+std::string_view iteration_source_name(IterationSource source);
 
 // Builds and validates the profile (model::parse_profile checks it as
 // `mheta predict` will). Problems that leave the profile usable (no row
-// count known, a dist.txt that does not fit) are appended to `warnings`;
-// unusable inputs throw model::FormatError.
+// count known, a dist.txt that does not fit, row weights that are not one
+// per global row) are appended to `warnings`; unusable inputs throw
+// model::FormatError.
 model::Profile assemble_profile(const std::vector<RankRecord>& records, const AssemblyInputs& inputs,
                                 std::vector<std::string>& warnings);
+
+// The profile.json text: the model's document plus `iterations_source`,
+// which the model does not read (docs/formats.md).
+std::string profile_text(const model::Profile& profile, IterationSource source);
 
 }  // namespace mheta::interpose

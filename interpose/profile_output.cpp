@@ -7,6 +7,10 @@
 #include <exception>
 #include <fstream>
 
+#include "interpose/row_weights_file.hpp"
+#include "model/format_error.hpp"
+#include "model/text_file.hpp"
+
 namespace mheta::interpose {
 
 namespace {
@@ -38,6 +42,33 @@ std::string program_name() {
 }
 
 void warn(const std::string& message) { std::fprintf(stderr, "mheta interpose: %s\n", message.c_str()); }
+
+// What was written, for the rewrite at MPI_Finalize: `written` on every rank
+// (rank 0's verdict, broadcast), the profile itself on rank 0.
+struct WrittenProfile {
+  bool written = false;
+  model::Profile profile;
+};
+
+WrittenProfile& written_profile() {
+  static WrittenProfile* written = new WrittenProfile;  // never destroyed: used during exit
+  return *written;
+}
+
+// Unusable weights leave the profile without them, never the program stopped.
+std::vector<double> row_weights(const Settings& settings) {
+  if (settings.row_weights_path.empty()) return {};
+  try {
+    return read_row_weights_file(settings.row_weights_path);
+  } catch (const model::FormatError& error) {
+    warn(std::string("MHETA_ROW_WEIGHTS: ") + error.what() + "; the profile has no row weights");
+  }
+  return {};
+}
+
+IterationSource first_source(const Settings& settings) {
+  return settings.stated_iterations > 0 ? IterationSource::stated : IterationSource::captured;
+}
 
 }  // namespace
 
@@ -80,10 +111,13 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
             "\"Which iteration\")");
       } else {
         std::vector<std::string> warnings;
-        const model::Profile profile =
-            assemble_profile(records, {program_name(), settings.global_rows, settings.dist_path}, warnings);
+        const model::Profile profile = assemble_profile(records,
+                                                        {program_name(), settings.global_rows, settings.dist_path,
+                                                         settings.stated_iterations, row_weights(settings)},
+                                                        warnings);
         for (const std::string& w : warnings) warn(w);
-        model::write_profile(settings.profile_path, profile);
+        model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
+        written_profile().profile = profile;
         ok = 1;
       }
     } catch (const std::exception& error) {
@@ -91,7 +125,31 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
     }
   }
   PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  written_profile().written = ok != 0;
   return ok != 0;
+}
+
+void rewrite_profile_with_run_iterations(std::int64_t counted, const Settings& settings) {
+  WrittenProfile& written = written_profile();
+  if (!written.written) return;
+  // Every rank joins whatever its settings say: a rank that skipped the
+  // reduction would leave the others waiting in MPI_Finalize.
+  MPI_Comm comm = MPI_COMM_NULL;
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) return;
+  std::int64_t most = 0;
+  PMPI_Allreduce(&counted, &most, 1, MPI_INT64_T, MPI_MAX, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_free(&comm);
+  written.written = false;
+  if (rank != 0 || settings.stated_iterations > 0 || most <= 0) return;
+  written.profile.iterations = most;
+  try {
+    model::write_text_file_atomically(settings.profile_path, profile_text(written.profile, IterationSource::counted));
+  } catch (const std::exception& error) {
+    warn(std::string("cannot rewrite the profile ") + settings.profile_path + " with the run's " +
+         std::to_string(most) + " iterations: " + error.what() + "; it keeps the count seen at capture");
+  }
 }
 
 }  // namespace mheta::interpose

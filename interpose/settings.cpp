@@ -88,6 +88,15 @@ Settings read_settings(int rank) {
     }
   }
   if (const char* d = env("MHETA_DIST")) s.dist_path = d;
+  if (const char* n = env("MHETA_ITERATIONS")) {
+    const auto value = parse_positive(n);
+    if (value) {
+      s.stated_iterations = *value;
+    } else {
+      warn(rank, std::string("MHETA_ITERATIONS=") + n + " is not a positive integer; counting the iterations instead");
+    }
+  }
+  if (const char* w = env("MHETA_ROW_WEIGHTS")) s.row_weights_path = w;
   if (const char* e = env("MHETA_EMULATE")) {
     try {
       s.emulation = load_emulation(e);

@@ -26,6 +26,8 @@ struct Settings {
   std::string profile_path = "mheta-profile.json";
   std::int64_t global_rows = 0;        // MHETA_ROWS; 0 = unknown
   std::string dist_path;               // MHETA_DIST
+  std::int64_t stated_iterations = 0;  // MHETA_ITERATIONS: iterations of the whole run; 0 = count them
+  std::string row_weights_path;        // MHETA_ROW_WEIGHTS
   std::optional<Emulation> emulation;  // MHETA_EMULATE
   WaitMode wait = WaitMode::spin;      // MHETA_WAIT (default sleep when emulating)
 };

@@ -40,8 +40,8 @@ RankRecord record(int rank, std::int64_t local_rows, const std::string& variable
 
 TEST(ProfileAssembly, MergesVariablesAndTakesTheHintedRows) {
   std::vector<std::string> warnings;
-  const auto p =
-      assemble_profile({record(0, 30, "x.{rank}", false), record(1, 70, "x.{rank}", true)}, {"prog", 0, ""}, warnings);
+  const auto p = assemble_profile({record(0, 30, "x.{rank}", false), record(1, 70, "x.{rank}", true)},
+                                  {"prog", 0, "", 0, {}}, warnings);
   EXPECT_TRUE(warnings.empty());
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
   ASSERT_EQ(p.variables.size(), 1u);
@@ -54,7 +54,8 @@ TEST(ProfileAssembly, MergesVariablesAndTakesTheHintedRows) {
 
 TEST(ProfileAssembly, RowsFromTheEnvironmentWinOverHintsThatDoNotAddUp) {
   std::vector<std::string> warnings;
-  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, ""}, warnings);
+  const auto p =
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, "", 0, {}}, warnings);
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{500, 500}));
   EXPECT_EQ(p.variables[0].access, model::Access::read_only);
 }
@@ -64,7 +65,7 @@ TEST(ProfileAssembly, ADistFileGivesTheDistribution) {
   std::ofstream(path) << "# two ranks\n200\n800\n";
   std::vector<std::string> warnings;
   const auto p =
-      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, path}, warnings);
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 1000, path, 0, {}}, warnings);
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{200, 800}));
   std::remove(path.c_str());
 }
@@ -74,7 +75,7 @@ TEST(ProfileAssembly, ABadDistFileIsAWarningNotAFailure) {
   std::ofstream(path) << "200\n";
   std::vector<std::string> warnings;
   const auto p =
-      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 100, path}, warnings);
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 100, path, 0, {}}, warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find(path), std::string::npos);
   EXPECT_EQ(p.distribution.rows, (std::vector<std::int64_t>{30, 70}));
@@ -89,6 +90,50 @@ TEST(ProfileAssembly, RecordsSurviveTheTripToRankZero) {
   EXPECT_TRUE(back.variables[0].written);
   EXPECT_EQ(back.sections[0].stages[0].io[0].reads.bytes, 70 * 80);
   EXPECT_EQ(back.sections[0].comm[0].peer, 0);
+}
+
+TEST(ProfileAssembly, StatedIterationsWinOverTheCountSeenAtCapture) {
+  std::vector<std::string> warnings;
+  AssemblyInputs in{"prog", 0, "", 0, {}};
+  const auto seen = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, in, warnings);
+  EXPECT_EQ(seen.iterations, 3);  // the records' count
+  in.stated_iterations = 500;
+  const auto stated = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, in, warnings);
+  EXPECT_EQ(stated.iterations, 500);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(ProfileAssembly, RowWeightsGoIntoTheProfileOnePerGlobalRow) {
+  std::vector<double> weights(100, 1.0);
+  for (std::size_t i = 0; i < 30; ++i) weights[i] = 2.5 + static_cast<double>(i);
+  std::vector<std::string> warnings;
+  const auto p =
+      assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)}, {"prog", 0, "", 0, weights}, warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(p.row_weights, weights);
+}
+
+TEST(ProfileAssembly, RowWeightsOfAnotherRowCountAreAWarningAndLeftOut) {
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)},
+                                  {"prog", 0, "", 0, std::vector<double>(99, 1.0)}, warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("99 weights for 100 global rows"), std::string::npos) << warnings[0];
+  EXPECT_TRUE(p.row_weights.empty());
+}
+
+TEST(ProfileAssembly, TheProfileTextSaysWhereItsIterationsComeFromAndStillReads) {
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile({record(0, 30, "v", false), record(1, 70, "v", false)},
+                                  {"prog", 0, "", 0, std::vector<double>(100, 0.5)}, warnings);
+  for (const IterationSource source : {IterationSource::stated, IterationSource::counted, IterationSource::captured}) {
+    const std::string text = profile_text(p, source);
+    EXPECT_EQ(model::Json::parse(text)["iterations_source"], iteration_source_name(source));
+    const model::Profile back = model::parse_profile(text, "profile_text");
+    EXPECT_EQ(back.iterations, p.iterations);
+    EXPECT_EQ(back.row_weights, p.row_weights);
+  }
+  EXPECT_NE(iteration_source_name(IterationSource::stated), iteration_source_name(IterationSource::counted));
 }
 
 TEST(VariableName, TheRankNumberInAFileNameBecomesAPlaceholder) {
