@@ -30,6 +30,7 @@ enum class Category {
   file_write,
   file_iread,
   file_iwrite,
+  file_sync,
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

@@ -2,6 +2,7 @@
 // timeline, the requests the interposer follows, emulation and sleep-waiting.
 #include "interpose/dispatch.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -168,8 +169,24 @@ int handle_request_free(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// A non-blocking MPI-IO request of an emulated slower disk completes late.
+// ROMIO may transfer inside the call that posts it, or asynchronously (POSIX
+// aio), the transfer then finishing during the wait. Its real duration is
+// taken as: from its issue to the return of the completion call when that
+// call blocked (the transfer ended there), else the issue and the completion
+// call (a lower bound: the transfer ended unseen while the program computed).
+// The emulated disk takes io_factor times that from the issue; the
+// completion call sleeps until the latest such time among the requests it
+// completed, before it returns: I/O time, never compute.
+struct FileDelay {
+  double call_start = 0;  // the completion call's
+  double done_at = 0;
+  bool blocked = false;
+  double until = 0;  // out: the latest emulated completion
+};
+
 // A followed request has completed with `status`.
-void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
+void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDelay& delay) {
   PendingRequest* found = rt.requests().oldest(request);
   if (found == nullptr) return;
   PendingRequest& p = *found;
@@ -182,9 +199,16 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
       break;
     case Kind::send:
       break;
-    case Kind::file:
-      rt.emulator().delay_completion(p.issued_at, p.issue_seconds);
+    case Kind::file: {
+      const double transfer =
+          delay.blocked ? delay.done_at - p.issued_at : p.issue_seconds + (delay.done_at - delay.call_start);
+      const double emulated = (rt.emulator().active() ? rt.emulator().io_factor() : 1) * transfer;
+      // The captured write already holds the issue's time; the rest of the
+      // emulated transfer is the write's too.
+      if (p.recorded && rt.capturing()) rt.timeline().add_io_seconds(p.io, p.write, emulated - p.issue_seconds);
+      delay.until = std::max(delay.until, p.issued_at + emulated);
       break;
+    }
     case Kind::prefetch:
       // T_A: the compute between the prefetch's issue and its wait (§4.1.1).
       if (rt.capturing()) rt.timeline().add_overlap(p.io, rt.timeline().total_compute() - p.compute_at_issue);
@@ -197,11 +221,19 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status) {
   }
 }
 
+// The handles a completion call was given, before it set them to
+// MPI_REQUEST_NULL.
+thread_local std::vector<MPI_Request> t_before;
+
+void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay);
+
+// A completion call that took longer than this waited for a request.
+constexpr double kBlocked = 20e-6;
+
 int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
-  thread_local std::vector<MPI_Request> before;
   thread_local std::vector<MPI_Status> statuses;
   const int n = c.nreq;
-  before.assign(c.requests, c.requests + n);
+  t_before.assign(c.requests, c.requests + n);
   MPI_Status single{};
   if (c.status == MPI_STATUS_IGNORE) c.status = &single;
   if (c.statuses == MPI_STATUSES_IGNORE) {
@@ -209,6 +241,8 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     c.statuses = statuses.data();
   }
   int rc = MPI_SUCCESS;
+  FileDelay delay;
+  delay.call_start = now_s();
   if (rt.settings().wait == WaitMode::sleep &&
       (fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome)) {
     rc = poll_with_sleeps([&](int* done) {
@@ -229,26 +263,39 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   } else {
     rc = call();
   }
+  if (rc != MPI_SUCCESS) {
+    rt.leave();
+    return rc;
+  }
+  delay.done_at = now_s();
+  delay.blocked = delay.done_at - delay.call_start > kBlocked;
+  complete_all(rt, fn, c, n, delay);
+  sleep_s(delay.until - now_s());
   rt.leave();
-  if (rc != MPI_SUCCESS) return rc;
+  return rc;
+}
+
+// The followed requests a completion call completed.
+void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay) {
+  const std::vector<MPI_Request>& before = t_before;
   std::lock_guard lock(rt.mutex());
-  if (rt.requests().empty()) return rc;
+  if (rt.requests().empty()) return;
   const bool all_done = (fn == Fn::Wait || fn == Fn::Waitall) || ((fn == Fn::Test || fn == Fn::Testall) && *c.flag);
   if (all_done) {
     for (int i = 0; i < n; ++i) {
       if (before[static_cast<std::size_t>(i)] != MPI_REQUEST_NULL) {
-        complete(rt, before[static_cast<std::size_t>(i)], fn == Fn::Wait || fn == Fn::Test ? c.status : &c.statuses[i]);
+        complete(rt, before[static_cast<std::size_t>(i)], fn == Fn::Wait || fn == Fn::Test ? c.status : &c.statuses[i],
+                 delay);
       }
     }
   } else if (fn == Fn::Waitany || (fn == Fn::Testany && *c.flag)) {
-    if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status);
+    if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status, delay);
   } else if (fn == Fn::Waitsome || fn == Fn::Testsome) {
     if (*c.outcount != MPI_UNDEFINED) {
       for (int k = 0; k < *c.outcount; ++k)
-        complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k]);
+        complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k], delay);
     }
   }
-  return rc;
 }
 
 int handle_collective(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -284,20 +331,49 @@ int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// An MPI-IO call's time. Emulating, it is stretched by the emulated disk
+// (and so returned), after the time the thread waited for a core is taken
+// out, as compute is measured by CPU time (docs/emulation.md).
+struct IoTimer {
+  explicit IoTimer(Runtime& rt) : start(now_s()), queued(rt.emulator().active() ? thread_queued_s() : 0) {}
+  double seconds(Runtime& rt) const {
+    const double wall = now_s() - start;
+    if (!rt.emulator().active()) return wall;
+    return rt.emulator().stretch_io(wall - (thread_queued_s() - queued), wall);
+  }
+  double start;
+  double queued;
+};
+
 // Blocking MPI-IO: timed, stretched by the emulated disk, recorded.
 int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
-  const double start = now_s();
+  const IoTimer timer(rt);
   const int rc = call();
-  if (rt.emulator().active()) rt.emulator().stretch_io(now_s() - start);
-  const double seconds = now_s() - start;
+  const double seconds = timer.seconds(rt);
   rt.leave();
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.variable_of(c.fh);
   if (write && rt.capturing()) rt.note_write(variable);
-  if (rt.capturing() && variable >= 0)
-    rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
+  if (rt.capturing() && variable >= 0) {
+    const Timeline::IoRef ref = rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
+    if (write) rt.note_write_record(variable, ref);
+  }
   rt.observe(fn, signature(fn, variable, 0), false);
+  return rc;
+}
+
+// MPI_File_sync (and set_size, preallocate): where a synced write spends
+// its time, so the cost of the writes before it. Stretched like them by the
+// emulated disk, and recorded with the last write of the file's variable.
+int handle_file_sync(Runtime& rt, CallInfo& c, CallRef call) {
+  const IoTimer timer(rt);
+  const int rc = call();
+  const double seconds = timer.seconds(rt);
+  rt.leave();
+  if (!rt.capturing() || rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  rt.add_to_last_write(rt.variable_of(c.fh), seconds);
   return rc;
 }
 
@@ -342,7 +418,8 @@ int synchronous_read(const CallInfo& c, MPI_Status* status) {
 }
 
 int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
-  const double start = now_s();
+  const IoTimer timer(rt);
+  const double start = timer.start;
   const bool as_sync_read = !write && rt.capturing() && c.sync_read != SyncRead::none;
   int rc = MPI_SUCCESS;
   if (as_sync_read) {
@@ -356,8 +433,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     rc = call();
   }
   const double issue_seconds = now_s() - start;
-  if (as_sync_read && rt.emulator().active()) rt.emulator().stretch_io(issue_seconds);
-  const double seconds = now_s() - start;
+  const double seconds = as_sync_read ? timer.seconds(rt) : issue_seconds;
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
@@ -368,13 +444,19 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     rt.requests().add(*c.request,
                       {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
   } else {
+    PendingRequest file;
+    file.kind = Kind::file;
+    file.issued_at = start;
+    file.issue_seconds = issue_seconds;
+    file.write = write;
     if (write && rt.capturing() && variable >= 0) {
-      // ROMIO performs the transfer inside the call; its time is the write's.
-      rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
+      // ROMIO performs the transfer inside the call; its time is the write's,
+      // and so is the emulated rest of it, slept where the request completes.
+      file.io = rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
+      file.recorded = true;
+      rt.note_write_record(variable, file.io);
     }
-    if (rt.emulator().active()) {
-      rt.requests().add(*c.request, {.kind = Kind::file, .issued_at = start, .issue_seconds = issue_seconds, .io = {}});
-    }
+    if (file.recorded || rt.emulator().io_factor() > 1) rt.requests().add(*c.request, file);
   }
   if (rt.following()) rt.observe(fn, signature(fn, variable, 0), false);
   return rc;
@@ -420,6 +502,8 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
       return handle_file_nonblocking(rt, fn, false, c, call);
     case Category::file_iwrite:
       return handle_file_nonblocking(rt, fn, true, c, call);
+    case Category::file_sync:
+      return handle_file_sync(rt, c, call);
   }
   return call();
 }

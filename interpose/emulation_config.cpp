@@ -130,6 +130,9 @@ Emulation parse_emulation(std::string_view text, std::string_view source) {
       f.fail("wait", "must be \"sleep\" or \"spin\"");
     }
   }
+  if (const model::Json* dilation = f.optional_member(document, "dilation", "")) {
+    if (*dilation != "auto") e.dilation = factor(f, document, "dilation", "");
+  }
   const model::Json& ranks = f.array(document, "ranks", "");
   if (ranks.empty()) f.fail("ranks", "must describe at least one node");
   for (std::size_t i = 0; i < ranks.size(); ++i) {

@@ -26,6 +26,11 @@ struct Emulation {
   std::string name;
   WaitMode wait = WaitMode::sleep;
   std::vector<RankEmulation> ranks;  // the configuration's nodes, at least one
+  // Time dilation: every CPU factor is multiplied by it, so that ranks
+  // sharing cores still each get the CPU their emulated compute needs
+  // (docs/emulation.md). Absent: automatic, ranks on the node / its cores
+  // when the node is oversubscribed, else 1.
+  std::optional<double> dilation;
 
   // The node rank `rank` of `size` emulates: the configuration is stretched
   // over the run's ranks (node floor(rank * nodes / size)), so an 8-node

@@ -1,38 +1,53 @@
 #pragma once
-// Heterogeneity emulation at run time (MHETA §5.1): stretch the compute
-// between MPI calls by sleeping, and make MPI-IO take io_factor times as long.
-// The interposer's core calls it through these few functions.
+// Heterogeneity emulation at run time (MHETA §5.1): a slower CPU by
+// sleeping after the compute between MPI calls, a slower disk by making
+// MPI-IO take io_factor times as long. The interposer's core calls it
+// through these few functions.
+//
+// Time dilation (docs/emulation.md): a compute section's emulated duration
+// is cpu_factor * dilation * the CPU time the thread actually used in it, not
+// a multiple of its wall time. Wall time on a node with more ranks than
+// cores depends on how the ranks happen to share the cores at that moment
+// (a captured iteration and a real run share them differently); CPU time
+// does not. The section is then made to last its emulated duration, and that
+// duration is what the capture records, so the profile describes the
+// emulated node whatever the contention.
 #include "interpose/emulation_config.hpp"
 
 namespace mheta::interpose {
 
+// The calling thread's CPU time, seconds.
+double thread_cpu_s();
+// The time the calling thread has so far spent runnable but waiting for a
+// core (Linux's /proc/thread-self/schedstat), seconds; 0 where unknown.
+double thread_queued_s();
+
 class Emulator {
  public:
-  void configure(const RankEmulation& rank) {
-    rank_ = rank;
-    active_ = rank.cpu_factor > 1 || rank.io_factor > 1;
-  }
+  // `dilation` >= 1 multiplies the CPU factor (Emulation::dilation, resolved).
+  void configure(const RankEmulation& rank, double dilation);
+  // Whether this process emulates at all: compute is then measured by CPU
+  // time, on every rank of an emulated run, so ranks compare alike.
   bool active() const { return active_; }
   double io_factor() const { return rank_.io_factor; }
+  double compute_factor() const { return compute_factor_; }
 
-  // Before an MPI call that ends `compute_s` of compute: sleeps
-  // (cpu_factor - 1) * compute_s.
-  void stretch_compute(double compute_s) const;
-  // After an MPI-IO call that took `io_s`: sleeps (io_factor - 1) * io_s.
-  void stretch_io(double io_s) const;
-  // A non-blocking MPI-IO request issued at `issued_at`, whose transfer took
-  // `io_s`, completes no earlier than issued_at + io_factor * io_s.
-  void delay_completion(double issued_at, double io_s) const;
+  // The emulated duration of a compute section that used `cpu_s` of CPU.
+  double emulated_compute(double cpu_s) const { return compute_factor_ * (cpu_s > 0 ? cpu_s : 0); }
+  // Before an MPI call that ends a compute section of `cpu_s` CPU time which
+  // has lasted `wall_s`: sleeps until it has lasted its emulated duration,
+  // which it returns.
+  double stretch_compute(double cpu_s, double wall_s) const;
+  // After an MPI-IO call that has lasted `wall_s`, of which `io_s` not
+  // waiting for a core: sleeps until it has lasted io_factor * io_s, which it
+  // returns (the same dilation for the disk as for the CPU: the time the
+  // call waited for a core depends on the other ranks, not on the disk).
+  double stretch_io(double io_s, double wall_s) const;
 
  private:
-  // Sleeps shorter than the timer's resolution are owed, not slept; what
-  // nanosleep oversleeps is credited. Many short gaps then add up right.
-  void pay(double& debt, double seconds) const;
-
   RankEmulation rank_;
+  double compute_factor_ = 1;
   bool active_ = false;
-  mutable double compute_debt_ = 0;
-  mutable double io_debt_ = 0;
 };
 
 }  // namespace mheta::interpose

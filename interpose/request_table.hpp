@@ -23,7 +23,9 @@ struct PendingRequest {
   double issued_at = 0;  // file: emulated completion is issued_at + io_factor * duration
   double issue_seconds = 0;
   double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
-  Timeline::IoRef io;
+  Timeline::IoRef io;           // prefetch; file: when `recorded`
+  bool recorded = false;        // file: issued while capturing, its time is in `io`
+  bool write = false;           // file: a write
 };
 
 // MPI may hand out a handle again as soon as the request it named completes.

@@ -1,5 +1,8 @@
 #include "interpose/runtime.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -32,6 +35,23 @@ std::int64_t info_integer(MPI_Info info, const char* key) {
   return end != value && *end == '\0' && v >= 0 ? static_cast<std::int64_t>(v) : -1;
 }
 
+// Ranks sharing this node over the cores this process may run on: with
+// more ranks than cores, a CPU factor of at least this much leaves each rank
+// the CPU its emulated compute needs (docs/emulation.md). A collective over
+// MPI_COMM_WORLD, called from MPI_Init's wrapper on every rank.
+double automatic_dilation() {
+  MPI_Comm node = MPI_COMM_NULL;
+  int ranks = 1;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+    PMPI_Comm_size(node, &ranks);
+    PMPI_Comm_free(&node);
+  }
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  return std::max(1.0, static_cast<double>(ranks) / std::max(1, cores));
+}
+
 }  // namespace
 
 Runtime& Runtime::get() {
@@ -49,33 +69,53 @@ void Runtime::start(int thread_level) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
   settings_ = read_settings(rank_);
-  if (settings_.emulation) emulator_.configure(settings_.emulation->for_rank(rank_, size_));
+  if (settings_.emulation) {
+    emulator_.configure(settings_.emulation->for_rank(rank_, size_),
+                        settings_.emulation->dilation.value_or(automatic_dilation()));
+  }
   mode_ = settings_.capture;
   if (mode_ != CaptureMode::off) {
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     phase_ = Phase::waiting;
   }
   agreement_done_ = mode_ != CaptureMode::automatic;
-  last_exit_ = now_s();
+  leave();
   set_engaged();
   const bool from_start = mode_ == CaptureMode::mark || mode_ == CaptureMode::call || mode_ == CaptureMode::automatic;
   if (settings_.capture_iteration == 1 && from_start && mode_ != CaptureMode::automatic) begin_capture();
 }
 
+namespace {
+// This thread's CPU time when it last left an intercepted call (< 0: it has
+// not yet called one).
+thread_local double t_exit_cpu = -1;
+}  // namespace
+
 double Runtime::enter() {
   double t = now_s();
+  double compute = t - last_exit_;
   if (emulator_.active()) {
-    emulator_.stretch_compute(t - last_exit_);
+    // Emulated: the section lasts, and counts, its dilated CPU time.
+    const double cpu = t_exit_cpu < 0 ? 0 : thread_cpu_s() - t_exit_cpu;
+    compute = emulator_.stretch_compute(cpu, compute);
     t = now_s();
   }
   if (phase_ == Phase::capturing) {
     std::lock_guard lock(mutex_);
-    timeline_.add_compute(t - last_exit_);
+    timeline_.add_compute(compute);
   }
   return t;
 }
 
-void Runtime::leave() { last_exit_ = now_s(); }
+void Runtime::leave() {
+  last_exit_ = now_s();
+  if (emulator_.active()) t_exit_cpu = thread_cpu_s();
+}
+
+double Runtime::compute_since_leave() const {
+  if (!emulator_.active()) return now_s() - last_exit_;
+  return emulator_.emulated_compute(t_exit_cpu < 0 ? 0 : thread_cpu_s() - t_exit_cpu);
+}
 
 int Runtime::variable_of(MPI_File fh) const {
   const auto it = files_.find(fh);
@@ -126,6 +166,11 @@ void Runtime::note_write(int variable) {
   if (variable >= 0) variables_[static_cast<std::size_t>(variable)].written = true;
 }
 
+void Runtime::add_to_last_write(int variable, double seconds) {
+  const auto it = last_write_.find(variable);
+  if (it != last_write_.end()) timeline_.add_io_seconds(it->second, true, seconds);
+}
+
 int Runtime::world_rank_of(MPI_Comm comm, int peer) const {
   if (comm == MPI_COMM_WORLD || peer < 0) return peer;
   MPI_Group group = MPI_GROUP_NULL;
@@ -159,14 +204,15 @@ bool Runtime::over_all_ranks(MPI_Comm comm) const {
 
 void Runtime::begin_capture() {
   timeline_ = Timeline{};
+  last_write_.clear();
   phase_ = Phase::capturing;
   // io/ sizes its ICLAs out of core for this iteration (MHETA_FORCE_OOC).
   setenv("MHETA_FORCE_OOC", "1", 1);
-  last_exit_ = now_s();
+  leave();
 }
 
 void Runtime::end_capture(bool collective_point) {
-  timeline_.add_compute(now_s() - last_exit_);
+  timeline_.add_compute(compute_since_leave());
   unsetenv("MHETA_FORCE_OOC");
   phase_ = Phase::done;
   captured_ = true;
@@ -278,6 +324,7 @@ void Runtime::mark_iteration() {
     mode_ = CaptureMode::mark;
     phase_ = Phase::waiting;
     timeline_ = Timeline{};
+    last_write_.clear();
     unsetenv("MHETA_FORCE_OOC");
   }
   if (mode_ != CaptureMode::mark) return;

@@ -50,6 +50,9 @@ class Runtime {
   // (emulation) and records it; `leave` notes the end of the call.
   double enter();
   void leave();
+  // The compute since the last `leave`, as `enter` would record it (without
+  // stretching it).
+  double compute_since_leave() const;
 
   // Requests, files, the call sequence and collectives matter: a capture is
   // to come, or the ranks have not yet agreed on one (automatic detection:
@@ -72,6 +75,10 @@ class Runtime {
   void open_file(MPI_File fh, const char* filename, MPI_Info info);
   void close_file(MPI_File fh);
   void note_write(int variable);
+  // The captured iteration's last write of each variable, which a sync of
+  // its file adds its time to.
+  void note_write_record(int variable, Timeline::IoRef ref) { last_write_[variable] = ref; }
+  void add_to_last_write(int variable, double seconds);
 
   // Iteration boundaries.
   void observe(Fn fn, std::uint64_t signature, bool collective_over_all, bool message = false);
@@ -114,6 +121,7 @@ class Runtime {
   RequestTable requests_;
   std::unordered_map<MPI_File, int> files_;
   std::vector<VariableSeen> variables_;
+  std::unordered_map<int, Timeline::IoRef> last_write_;
   // Iteration detection.
   CaptureMode mode_ = CaptureMode::automatic;
   PeriodDetector detector_;

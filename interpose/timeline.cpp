@@ -53,6 +53,14 @@ void Timeline::add_overlap(IoRef ref, double seconds) {
   sections_[ref.section].stages[ref.stage].io[ref.io].overlap_compute_s += seconds;
 }
 
+void Timeline::add_io_seconds(IoRef ref, bool write, double seconds) {
+  if (ref.section >= sections_.size() || seconds <= 0) return;
+  model::Section& section = sections_[ref.section];
+  if (ref.stage >= section.stages.size() || ref.io >= section.stages[ref.stage].io.size()) return;
+  model::StageIo& io = section.stages[ref.stage].io[ref.io];
+  (write ? io.writes : io.reads).seconds += seconds;
+}
+
 void Timeline::add_comm(const model::CommOp& op) {
   if (sections_.empty()) open_section();
   sections_.back().comm.push_back(op);

@@ -22,6 +22,10 @@ class Timeline {
   };
   IoRef add_io(int variable, bool write, std::int64_t bytes, double seconds, bool prefetch);
   void add_overlap(IoRef ref, double seconds);
+  // More time for a request already recorded: a non-blocking write's
+  // emulated completion, a sync of the variable's writes. The count and bytes
+  // stay.
+  void add_io_seconds(IoRef ref, bool write, double seconds);
   void add_comm(const model::CommOp& op);
   // Stage marks (mheta_stage_begin/end) close the current stage.
   void mark_stage();

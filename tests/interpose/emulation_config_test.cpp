@@ -51,6 +51,17 @@ TEST(EmulationConfig, ParsesAFile) {
   EXPECT_EQ(e.for_rank(2, 4).io_factor, 4);
 }
 
+TEST(EmulationConfig, DilationIsAutomaticUnlessGiven) {
+  EXPECT_FALSE(emulation_preset("HY1")->dilation);
+  EXPECT_FALSE(parse_emulation(R"({"format": "mheta-emulation/1", "dilation": "auto", "ranks": [{}]})", "e.json").dilation);
+  EXPECT_EQ(parse_emulation(R"({"format": "mheta-emulation/1", "dilation": 2.5, "ranks": [{}]})", "e.json").dilation,
+            2.5);
+  EXPECT_THROW(parse_emulation(R"({"format": "mheta-emulation/1", "dilation": 0.5, "ranks": [{}]})", "e.json"),
+               model::FormatError);
+  EXPECT_THROW(parse_emulation(R"({"format": "mheta-emulation/1", "dilation": "fast", "ranks": [{}]})", "e.json"),
+               model::FormatError);
+}
+
 TEST(EmulationConfig, RejectsBadFilesNamingTheField) {
   const auto error_of = [](const char* text) {
     try {
