@@ -6,9 +6,11 @@
 #include <mpi.h>
 
 #include <functional>
+#include <optional>
 
 #include "apps/app_options.hpp"
 #include "apps/iteration_report.hpp"
+#include "io/auto_redistribute.hpp"
 #include "io/sweep_plan.hpp"
 #include "model/gen_block.hpp"
 
@@ -22,6 +24,8 @@ struct AppContext {
   model::GenBlock dist;
   io::SweepSettings settings;
   IterationReport* report = nullptr;
+  // With --auto: the runtime that moves the rows (apps/app_arrays.hpp starts it).
+  std::optional<io::AutoRedistributor> runtime;
 };
 
 // The app's computation; returns whether its answer matched the serial

@@ -25,6 +25,9 @@ void add_app_options(CLI::App& cli, const AppSpec& spec, AppOptions& options) {
   cli.add_flag_callback(
       "--no-check", [&options] { options.check = false; },
       "Skip the comparison with the serial reference (for runs too large for one rank)");
+  cli.add_flag("--auto", options.automatic,
+               "Redistribute on the fly: after the captured iteration (run under mheta run), move the rows to the "
+               "best distribution when the predicted gain over the remaining iterations pays for the move");
   if (spec.add_options) spec.add_options(cli);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The command line every app shares: --rows, --cols (where it applies),
-// --iters, --data, --dist, --prefetch, --no-check.
+// --iters, --data, --dist, --prefetch, --no-check, --auto.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
@@ -16,6 +16,7 @@ struct AppOptions {
   std::string dist;  // dist.txt; empty: Blk
   bool prefetch = false;
   bool check = true;
+  bool automatic = false;  // --auto: redistribute on the fly (apps/app_arrays.hpp)
 };
 
 // What differs between apps: name, help text, default sizes, extra options.

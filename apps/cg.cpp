@@ -9,14 +9,14 @@
 #include <fstream>
 #include <vector>
 
+#include "apps/app_arrays.hpp"
 #include "apps/app_main.hpp"
 #include "apps/cg_matrix.hpp"
 #include "apps/deterministic_hash.hpp"
 #include "apps/distributed_vector.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
-#include "io/icla_group.hpp"
-#include "io/open_arrays.hpp"
+#include "io/redistribution_vector.hpp"
 
 namespace mheta::apps {
 namespace {
@@ -44,27 +44,31 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> serial_matrix(const CgMatrix& matri
 
 bool run_cg(AppContext& ctx) {
   const CgMatrix matrix(ctx.options.rows, max_band);
-  io::OpenedArrays opened =
-      io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::u8, matrix.bytes_per_row()}}, ctx.dist);
-  io::IclaGroup group({&opened.arrays[0]}, ctx.settings);
-  io::IclaArray& a = group[0];
-  ctx.report->describe(ctx.settings, group.views(), a.array().local_rows());
-  if (opened.created) {
-    generate_rows(a, [&](std::int64_t i, std::span<std::byte> row) { matrix.encode_row(i, row); });
-    a.flush();
+  AppArrays arrays(ctx, {{"a", io::ElementType::u8, matrix.bytes_per_row()}});
+  if (arrays.created()) {
+    generate_rows(arrays[0], [&](std::int64_t i, std::span<std::byte> row) { matrix.encode_row(i, row); });
+    arrays[0].flush();
     if (ctx.rank == 0) write_row_weights(ctx.options.data, matrix);
   }
 
   const std::size_t n = static_cast<std::size_t>(matrix.rows());
-  const std::size_t local = static_cast<std::size_t>(a.array().local_rows());
-  const std::int64_t g0 = a.array().first_row();
-  const DistributedVectors vectors(ctx.comm, ctx.dist);
+  std::size_t local = static_cast<std::size_t>(arrays[0].array().local_rows());
+  const std::int64_t g0 = arrays[0].array().first_row();
+  DistributedVectors vectors(ctx.comm, ctx.dist);
   std::vector<double> x(local, 0.0), r(local), p(local), q(local), p_whole(n);
   for (std::size_t i = 0; i < local; ++i) r[i] = p[i] = rhs(g0 + static_cast<std::int64_t>(i));
+  // After a move (--auto): the vectors' rows follow the matrix rows.
+  auto rebuild = [&](const model::GenBlock& old_dist) {
+    local = static_cast<std::size_t>(arrays[0].array().local_rows());
+    vectors = DistributedVectors(ctx.comm, ctx.dist);
+    for (std::vector<double>* v : {&x, &r, &p}) *v = io::redistribute_in_memory(ctx.comm, *v, 1, old_dist, ctx.dist);
+    q.assign(local, 0.0);
+  };
   double rr = vectors.dot(r, r);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
-    group.follow_environment();
+    arrays.group().follow_environment();
+    io::IclaArray& a = arrays[0];
     vectors.gather(p, p_whole);
     mheta_mark_stage_begin("multiply");
     for (std::int64_t k = 0; k < a.chunk_count(); ++k) {
@@ -85,6 +89,7 @@ bool run_cg(AppContext& ctx) {
     rr = rr_next;
     for (std::size_t i = 0; i < local; ++i) p[i] = r[i] + beta * p[i];
     ctx.report->end_iteration();
+    arrays.after_iteration(iteration + 1, rebuild);
   }
   std::vector<double> x_whole(n);
   vectors.gather(x, x_whole);

@@ -8,13 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "apps/app_arrays.hpp"
 #include "apps/app_main.hpp"
 #include "apps/deterministic_hash.hpp"
 #include "apps/row_checksum.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
-#include "io/icla_group.hpp"
-#include "io/open_arrays.hpp"
 
 namespace mheta::apps {
 namespace {
@@ -65,15 +64,15 @@ bool run_jacobi(AppContext& ctx) {
   const std::int64_t rows = ctx.options.rows;
   const std::int64_t cols = ctx.options.cols;
   const std::size_t width = static_cast<std::size_t>(cols);
-  io::OpenedArrays opened = io::open_or_create(
-      ctx.comm, ctx.options.data, {{"u", io::ElementType::f64, cols}, {"v", io::ElementType::f64, cols}}, ctx.dist);
-  io::IclaGroup group({&opened.arrays[0], &opened.arrays[1]}, ctx.settings);
-  io::IclaArray* u = &group[0];
-  io::IclaArray* v = &group[1];
-  ctx.report->describe(ctx.settings, group.views(), ctx.dist.rows[ctx.rank]);
+  AppArrays arrays(ctx, {{"u", io::ElementType::f64, cols}, {"v", io::ElementType::f64, cols}});
+  // Which of the two arrays holds the current grid: they swap every iteration.
+  // (An --auto run reopens the arrays once: u and v are looked up again.)
+  std::size_t current = 0;
+  io::IclaArray* u = &arrays[0];
+  io::IclaArray* v = &arrays[1];
 
-  const std::int64_t local_rows = ctx.dist.rows[static_cast<std::size_t>(ctx.rank)];
-  const std::int64_t g0 = ctx.dist.first_row(ctx.rank);
+  std::int64_t local_rows = ctx.dist.rows[static_cast<std::size_t>(ctx.rank)];
+  std::int64_t g0 = ctx.dist.first_row(ctx.rank);
   // The block's first and last rows, kept in memory for the halo exchange
   // so that sending them costs no disk access.
   std::vector<double> first_row(width), last_row(width);
@@ -89,12 +88,26 @@ bool run_jacobi(AppContext& ctx) {
     keep_edges(i - g0, row.data());
   });
 
-  const int up = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
-  const int down = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);
+  int up = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
+  int down = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);
+  // After a move (--auto): the new block's bounds, neighbours and edges,
+  // the edges read from the current grid's file.
+  auto rebuild = [&](const model::GenBlock&) {
+    local_rows = ctx.dist.rows[static_cast<std::size_t>(ctx.rank)];
+    g0 = ctx.dist.first_row(ctx.rank);
+    up = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
+    down = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);
+    if (local_rows > 0) {
+      arrays.local_array(current).read_rows(0, 1, first_row.data());
+      arrays.local_array(current).read_rows(local_rows - 1, 1, last_row.data());
+    }
+  };
   std::vector<double> ghost_above(width), ghost_below(width), saved1(width), saved2(width);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
-    group.follow_environment();
+    arrays.group().follow_environment();
+    u = &arrays[current];
+    v = &arrays[1 - current];
     if (local_rows > 0) {
       std::vector<MPI_Request> requests;
       auto exchange = [&](int peer, std::vector<double>& ghost, const std::vector<double>& edge, int recv_tag,
@@ -148,11 +161,15 @@ bool run_jacobi(AppContext& ctx) {
     }
     mheta_mark_stage_end();
     std::swap(u, v);
+    current = 1 - current;
     // v now holds the previous grid, which the next sweep overwrites: not
     // worth writing back when the interposer forces a switch out of core.
     v->discard();
     ctx.report->end_iteration();
+    arrays.after_iteration(iteration + 1, rebuild);
   }
+  u = &arrays[current];
+  v = &arrays[1 - current];
   u->flush();
   v->flush();
   const std::uint64_t checksum = array_checksum(*u, ctx.comm);

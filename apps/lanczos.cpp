@@ -9,13 +9,13 @@
 #include <cmath>
 #include <vector>
 
+#include "apps/app_arrays.hpp"
 #include "apps/app_main.hpp"
 #include "apps/deterministic_hash.hpp"
 #include "apps/distributed_vector.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
-#include "io/icla_group.hpp"
-#include "io/open_arrays.hpp"
+#include "io/redistribution_vector.hpp"
 
 namespace mheta::apps {
 namespace {
@@ -45,22 +45,28 @@ Eigen::VectorXd tridiagonal_eigenvalues(const std::vector<double>& alpha, const 
 
 bool run_lanczos(AppContext& ctx) {
   const std::int64_t n = ctx.options.rows;
-  io::OpenedArrays opened = io::open_or_create(ctx.comm, ctx.options.data, {{"a", io::ElementType::f64, n}}, ctx.dist);
-  io::IclaGroup group({&opened.arrays[0]}, ctx.settings);
-  io::IclaArray& a = group[0];
-  ctx.report->describe(ctx.settings, group.views(), a.array().local_rows());
-  if (opened.created) {
-    generate_rows(a, [&](std::int64_t i, std::span<std::byte> bytes) {
+  AppArrays arrays(ctx, {{"a", io::ElementType::f64, n}});
+  if (arrays.created()) {
+    generate_rows(arrays[0], [&](std::int64_t i, std::span<std::byte> bytes) {
       auto row = io::rows_as<double>(bytes);
       for (std::int64_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] = matrix_entry(i, j, n);
     });
-    a.flush();
+    arrays[0].flush();
   }
 
-  const std::size_t local = static_cast<std::size_t>(a.array().local_rows());
-  const std::int64_t g0 = a.array().first_row();
-  const DistributedVectors vectors(ctx.comm, ctx.dist);
+  std::size_t local = static_cast<std::size_t>(arrays[0].array().local_rows());
+  const std::int64_t g0 = arrays[0].array().first_row();
+  DistributedVectors vectors(ctx.comm, ctx.dist);
   std::vector<double> v(local), v_previous(local, 0.0), w(local), v_whole(static_cast<std::size_t>(n));
+  // After a move (--auto): the Lanczos vectors' rows follow the matrix rows.
+  auto rebuild = [&](const model::GenBlock& old_dist) {
+    local = static_cast<std::size_t>(arrays[0].array().local_rows());
+    vectors = DistributedVectors(ctx.comm, ctx.dist);
+    for (std::vector<double>* x : {&v, &v_previous}) {
+      *x = io::redistribute_in_memory(ctx.comm, *x, 1, old_dist, ctx.dist);
+    }
+    w.assign(local, 0.0);
+  };
   for (std::size_t i = 0; i < local; ++i) v[i] = 0.5 + unit_value(static_cast<std::uint64_t>(g0) + i, 3);
   const double norm = std::sqrt(vectors.dot(v, v));
   for (double& x : v) x /= norm;
@@ -68,7 +74,8 @@ bool run_lanczos(AppContext& ctx) {
   double beta_k = 0;
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
-    group.follow_environment();
+    arrays.group().follow_environment();
+    io::IclaArray& a = arrays[0];
     vectors.gather(v, v_whole);
     mheta_mark_stage_begin("multiply");
     for (std::int64_t k = 0; k < a.chunk_count(); ++k) {
@@ -95,6 +102,7 @@ bool run_lanczos(AppContext& ctx) {
     const double scale = beta_k > 0 ? 1.0 / beta_k : 0.0;
     for (std::size_t i = 0; i < local; ++i) v[i] = w[i] * scale;
     ctx.report->end_iteration();
+    arrays.after_iteration(iteration + 1, rebuild);
   }
   const Eigen::VectorXd ritz = tridiagonal_eigenvalues(alpha, beta);
   nlohmann::json detail = {{"iterations", ctx.options.iters},

@@ -10,13 +10,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "apps/app_arrays.hpp"
 #include "apps/app_main.hpp"
 #include "apps/deterministic_hash.hpp"
 #include "apps/row_checksum.hpp"
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
-#include "io/icla_group.hpp"
-#include "io/open_arrays.hpp"
 
 namespace mheta::apps {
 namespace {
@@ -64,24 +63,29 @@ std::uint64_t serial_reference(std::int64_t rows, std::int64_t cols, int iters) 
 bool run_rna(AppContext& ctx) {
   const std::int64_t cols = ctx.options.cols;
   const std::size_t width = static_cast<std::size_t>(cols);
-  io::OpenedArrays opened =
-      io::open_or_create(ctx.comm, ctx.options.data, {{"h", io::ElementType::i64, cols}}, ctx.dist);
-  io::IclaGroup group({&opened.arrays[0]}, ctx.settings);
-  io::IclaArray& h = group[0];
-  ctx.report->describe(ctx.settings, group.views(), h.array().local_rows());
+  AppArrays arrays(ctx, {{"h", io::ElementType::i64, cols}});
   // The table is the program's state: every run starts from zeros.
-  generate_rows(h, [](std::int64_t, std::span<std::byte> row) { std::fill(row.begin(), row.end(), std::byte{0}); });
+  generate_rows(arrays[0],
+                [](std::int64_t, std::span<std::byte> row) { std::fill(row.begin(), row.end(), std::byte{0}); });
 
-  const std::int64_t g0 = h.array().first_row();
-  const std::int64_t local_rows = h.array().local_rows();
-  const int previous = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
-  const int next = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);
+  std::int64_t g0 = 0, local_rows = 0;
+  int previous = -1, next = -1;
   // The row above the block (zeros above global row 0) and above the current ICLA.
   std::vector<std::int64_t> above_block(width, 0), above(width);
+  // The block's place in the pipeline; again after a move (--auto), when
+  // the first rank with rows may be another one (its row above: zeros).
+  auto place = [&](const model::GenBlock&) {
+    g0 = arrays[0].array().first_row();
+    local_rows = arrays[0].array().local_rows();
+    previous = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
+    next = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);
+    std::fill(above_block.begin(), above_block.end(), 0);
+  };
+  place(ctx.dist);
   for (int iteration = 0; iteration < ctx.options.iters; ++iteration) {
     ctx.report->begin_iteration();
-    group.follow_environment();
-    group.follow_environment();
+    arrays.group().follow_environment();
+    io::IclaArray& h = arrays[0];
     for (int t = 0; t < tiles && local_rows > 0; ++t) {
       const std::int64_t c0 = tile_begin(t, cols);
       const std::int64_t c1 = tile_begin(t + 1, cols);
@@ -108,9 +112,10 @@ bool run_rna(AppContext& ctx) {
       if (next >= 0) MPI_Send(above.data() + lo, count, MPI_INT64_T, next, t, ctx.comm);
     }
     ctx.report->end_iteration();
+    arrays.after_iteration(iteration + 1, place);
   }
-  h.flush();
-  const std::uint64_t checksum = array_checksum(h, ctx.comm);
+  arrays[0].flush();
+  const std::uint64_t checksum = array_checksum(arrays[0], ctx.comm);
   int pass = 1;
   std::uint64_t reference = 0;
   if (ctx.options.check && ctx.rank == 0) {
