@@ -10,6 +10,9 @@ fails.
     ("stated").
   - `mheta run --row-weights <data>/a.row_weights.txt` puts cg's weights into
     row_weights, equal to the file's.
+  - A program that brackets one iteration of several with MPI_Pcontrol
+    counts nothing: its profile keeps the count seen at the capture
+    ("captured").
   - A malformed weights file: `mheta run` refuses it before the program
     starts, naming the file and the line; MHETA_ROW_WEIGHTS set directly
     gives one warning, the program still passes, and the profile has no
@@ -73,6 +76,7 @@ def main():
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--schema", required=True, help="docs/schemas/profile.schema.json")
+    parser.add_argument("--pcontrol-program", help="tests/interpose/mixed_requests.c: MPI_Pcontrol around iteration 3")
     parser.add_argument("cg", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     cg = [a for a in args.cg if a != "--"]
@@ -137,6 +141,15 @@ def main():
         p = load(warned)
         if "row_weights" in p:
             fail("the profile has row_weights from a malformed file")
+        # 4. One MPI_Pcontrol(1) in a run of 6 iterations is no count.
+        if args.pcontrol_program:
+            bracketed = os.path.join(tmp, "bracketed.json")
+            run([args.mpiexec, "-n", str(args.np), "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_PROFILE",
+                 bracketed, "-genv", "MHETA_CAPTURE", "pcontrol", args.pcontrol_program, "6"])
+            p = load(bracketed)
+            if p.get("iterations_source") != "captured":
+                fail("one MPI_Pcontrol(1) in 6 iterations: iterations %s (%s), expected the captured count" %
+                     (p["iterations"], p.get("iterations_source")))
     print("ok: iterations counted (5) and stated (40); %d row weights carried; a malformed file is refused by "
           "mheta run and a warning in the library" % args.rows)
 
