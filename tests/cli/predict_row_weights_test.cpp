@@ -2,6 +2,7 @@
 // the profile has row_weights (docs/model.md: T_Φ' = T_Φ · W'/W), on the
 // bundled jacobi example (8 ranks, Blk of 8192 rows when instrumented).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,7 +23,8 @@ std::string profile_with(const std::vector<double>& weights, const std::string& 
   std::ifstream in(kJacobi + "/profile.json");
   json profile = json::parse(in);
   if (!weights.empty()) profile["row_weights"] = weights;
-  const auto path = std::filesystem::temp_directory_path() / ("mheta-row-weights-test-" + name + ".json");
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("mheta-row-weights-test-" + std::to_string(::getpid()) + "-" + name + ".json");
   std::ofstream(path) << profile.dump();
   return path.string();
 }
