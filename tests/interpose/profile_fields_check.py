@@ -13,6 +13,8 @@ fails.
   - A program that brackets one iteration of several with MPI_Pcontrol
     counts nothing: its profile keeps the count seen at the capture
     ("captured").
+  - A run that aborts after its capture keeps the profile written when the
+    capture ended, with the count seen then (2, "captured").
   - A malformed weights file: `mheta run` refuses it before the program
     starts, naming the file and the line; MHETA_ROW_WEIGHTS set directly
     gives one warning, the program still passes, and the profile has no
@@ -76,6 +78,7 @@ def main():
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--schema", required=True, help="docs/schemas/profile.schema.json")
+    parser.add_argument("--abort-program", help="tests/interpose/marked_then_abort.c")
     parser.add_argument("--pcontrol-program", help="tests/interpose/mixed_requests.c: MPI_Pcontrol around iteration 3")
     parser.add_argument("cg", nargs=argparse.REMAINDER)
     args = parser.parse_args()
@@ -149,6 +152,15 @@ def main():
             p = load(bracketed)
             if p.get("iterations_source") != "captured":
                 fail("one MPI_Pcontrol(1) in 6 iterations: iterations %s (%s), expected the captured count" %
+                     (p["iterations"], p.get("iterations_source")))
+        # 5. Aborted after the capture: the profile of the capture stays.
+        if args.abort_program:
+            aborted = os.path.join(tmp, "aborted.json")
+            run([args.mheta, "run", "-n", str(args.np), "--capture", "mark", "--profile", aborted, "--",
+                 args.abort_program, "8", "4"], expect=5)
+            p = load(aborted)
+            if p["iterations"] != 2 or p.get("iterations_source") != "captured":
+                fail("aborted after iteration 4: profile says %s (%s), expected the 2 seen at the capture" %
                      (p["iterations"], p.get("iterations_source")))
     print("ok: iterations counted (5) and stated (40); %d row weights carried; a malformed file is refused by "
           "mheta run and a warning in the library" % args.rows)
