@@ -36,6 +36,21 @@ TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
   EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
 }
 
+TEST(Timeline, LaterTimeOfAWriteJoinsItsRecordNotTheCount) {
+  Timeline t;
+  const Timeline::IoRef write = t.add_io(0, true, 4096, 0.001, false);
+  t.add_compute(0.010);
+  t.add_io(1, false, 4096, 0.002, false);
+  t.add_io_seconds(write, true, 0.003);  // a sync, or an emulated late completion
+  const model::IoStats& stats = t.sections()[0].stages[0].io[0].writes;
+  EXPECT_EQ(stats.count, 1);
+  EXPECT_EQ(stats.bytes, 4096);
+  EXPECT_DOUBLE_EQ(stats.seconds, 0.004);
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].io[1].reads.seconds, 0.002);
+  t.add_io_seconds({.section = 5, .stage = 0, .io = 0}, true, 1.0);  // a stale reference is ignored
+  EXPECT_DOUBLE_EQ(stats.seconds, 0.004);
+}
+
 TEST(Timeline, IoAfterCommunicationOpensTheNextSection) {
   Timeline t;
   t.add_comm(send_to(1, 8));
