@@ -238,6 +238,7 @@ void Runtime::write_profile_collectively() {
   record.variables = variables_;
   record.iterations = boundaries_;
   gather_and_write_profile(comm_, record, settings_);
+  leave();  // waiting for the other ranks and writing is no compute of the program
 }
 
 void Runtime::finish() {
@@ -259,6 +260,7 @@ void Runtime::auto_agreement() {
   int mine[3] = {local, -local, detecting ? 0 : 1};
   int all[3] = {0, 0, 0};
   PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm_);
+  leave();  // the agreement's time (it waits for every rank) is no compute of the program
   const int most = all[0];
   const int least = -all[1];
   if (all[2] > 0) {
