@@ -30,6 +30,18 @@ void pay(double& debt, double seconds) {
   debt -= now_s() - start;
 }
 
+// Opened once per thread (pread re-reads the current figures), closed when
+// the thread ends.
+struct SchedstatFile {
+  int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  SchedstatFile() = default;
+  SchedstatFile(const SchedstatFile&) = delete;
+  SchedstatFile& operator=(const SchedstatFile&) = delete;
+  ~SchedstatFile() {
+    if (fd >= 0) close(fd);
+  }
+};
+
 }  // namespace
 
 double thread_cpu_s() {
@@ -39,8 +51,8 @@ double thread_cpu_s() {
 }
 
 double thread_queued_s() {
-  // Opened once per thread; pread re-reads the current figures.
-  thread_local const int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  thread_local const SchedstatFile file;
+  const int fd = file.fd;
   if (fd < 0) return 0;
   char text[128];
   const ssize_t n = pread(fd, text, sizeof text - 1, 0);
