@@ -15,7 +15,7 @@
 # the 6th (the first on the new blocks), in both runs. Sizes as the ctest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 emulation=${2:-$root/tests/apps/one_slow_node.json}
 work=$(mktemp -d "${MHETA_BENCH_DIR:-/tmp}/mheta-bench-auto.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -33,16 +33,16 @@ for run in "${runs[@]}"; do
   shift
   python3 "$root/tests/apps/auto_test.py" --mheta "$build/cli/mheta" --app "$build/apps/$app" \
     --emulate "$emulation" --row-weights a.row_weights.txt --work "$work/$app" -- "$@" \
-    >"$work/$app.log" 2>&1 || echo "$app: the check failed (see below)" >&2
-  grep '"auto_summary"' "$work/$app.log" || { tail -5 "$work/$app.log" >&2; true; }
+    >"$work/$app.log" 2>&1 || grep '^FAIL' "$work/$app.log" >&2 || true
+  grep '"auto_summary"' "$work/$app.log" || true
 done | python3 -c '
 import json, sys
-print("| app | chosen distribution | Blk measured | Blk predicted | chosen predicted | after move measured | gain predicted | gain measured | move predicted / measured |")
+print("| app | decision: distribution | Blk measured | Blk predicted | GBS predicted | after the decision measured | gain predicted | gain measured | move predicted / measured |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for line in sys.stdin:
     s = json.loads(line)["auto_summary"]
     print("| %s | %s | %.4f s | %.4f s | %.4f s | %.4f s | %.0f%% | %.0f%% | %.2f / %.2f s |" % (
-        s["app"], " ".join(map(str, s["to"])), s["blk_measured_s"], s["predicted_blk_s"], s["predicted_best_s"],
+        s["app"], s["decision"] + ": " + " ".join(map(str, s["to"])), s["blk_measured_s"], s["predicted_blk_s"], s["predicted_best_s"],
         s["after_move_measured_s"], 100 * s["predicted_gain"], 100 * s["measured_gain"],
         s["move_predicted_s"], s["move_measured_s"]))
 '
