@@ -9,10 +9,10 @@
 #
 # emulation: a preset or an emulation file (default tests/apps/one_slow_node.json:
 # CPU factors 1, 1, 1, 6). Each app runs twice under
-# `mheta run --capture mark --capture-iteration 5` (tests/apps/auto_test.py):
+# `mheta run --capture mark --capture-iteration 6` (tests/apps/auto_test.py):
 # on Blk, and with --auto (no cluster.json: the runtime's quick 4 s
 # characterization). Measured figures are medians of the iterations after
-# the 6th (the first on the new blocks), in both runs. Sizes as the ctest.
+# the 7th (the first on the new blocks), in both runs. Sizes as the ctest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
