@@ -20,6 +20,9 @@ again with --auto --dist <the distribution chosen> finds its data already
 there and starts on it; run again on Blk, its data is brought back to Blk.
 Both must pass.
 
+Scenario `plain` runs it with --auto under plain mpiexec (no interposer):
+the runtime must say once that it needs the interposer, and the app pass.
+
 The app's own arguments (sizes, iterations) follow `--`.
 """
 import argparse
@@ -140,13 +143,32 @@ def rerun(args, failures, chosen):
         failures.append("the rerun on Blk did not start on Blk: %s" % started)
 
 
+def plain(args, failures):
+    """--auto without the interposer: the runtime says so once and the app
+    runs on its distribution to the same answer."""
+    command = [args.mpiexec, args.np_flag, "4", args.app, "--data", os.path.join(args.work, "data")] + \
+        args.app_args + ["--auto"]
+    print("$ " + " ".join(command), flush=True)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, cwd=args.work)
+    lines = [json.loads(t) for t in done.stdout.splitlines() if t.startswith("{")]
+    sys.stderr.write(done.stderr[-3000:])
+    if not passed(done.returncode, lines):
+        failures.append("--auto without the interposer did not pass (exit %d)" % done.returncode)
+    if done.stdout.count("needs the interposer") != 1 or of_kind(lines, "decision"):
+        failures.append("--auto without the interposer did not say once that it needs it:\n" + done.stdout[-2000:])
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for option in ("--mheta", "--app", "--emulate", "--work"):
+    for option in ("--app", "--work"):
         parser.add_argument(option, required=True)
+    parser.add_argument("--mheta")
+    parser.add_argument("--emulate")
     parser.add_argument("--capture-iteration", type=int, default=6)
     parser.add_argument("--row-weights", help="file of per-row work the app writes in its data directory")
-    parser.add_argument("--scenario", choices=("move", "rerun"), default="move")
+    parser.add_argument("--scenario", choices=("move", "rerun", "plain"), default="move")
+    parser.add_argument("--mpiexec", help="for --scenario plain")
+    parser.add_argument("--np-flag", default="-n")
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--tolerance", type=float, default=1.25)
     parser.add_argument("app_args", nargs=argparse.REMAINDER)
@@ -156,6 +178,11 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     failures = []
+    if args.scenario == "plain":
+        plain(args, failures)
+        for f in failures:
+            print("FAIL: " + f, file=sys.stderr)
+        return 1 if failures else 0
     chosen = move(args, failures)
     if args.scenario == "rerun" and chosen is not None:
         rerun(args, failures, chosen)
