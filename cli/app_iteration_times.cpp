@@ -1,5 +1,6 @@
 #include "cli/app_iteration_times.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -7,6 +8,46 @@
 #include "model/json_fields.hpp"
 
 namespace mheta::cli {
+
+namespace {
+
+bool valid_seconds(const model::Json& j) {
+  return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() >= 0;
+}
+
+// {"mheta":"rank","rank":r,"iterations":[{"seconds":s,...},...]}: the rank's
+// own time per iteration. A rank line without "iterations" says nothing of
+// time and is skipped.
+void read_rank_line(const model::Json& json, std::string_view source, const std::string& where,
+                    std::vector<std::vector<double>>& rank_seconds) {
+  const auto iterations = json.find("iterations");
+  if (iterations == json.end()) return;
+  const auto rank = json.find("rank");
+  if (rank == json.end() || !rank->is_number_integer() || rank->get<std::int64_t>() < 0 ||
+      rank->get<std::int64_t>() > 10000000 || !iterations->is_array()) {
+    throw model::FormatError(std::string(source), where,
+                             "a rank line needs a non-negative integer \"rank\" and an \"iterations\" array");
+  }
+  std::vector<double> seconds;
+  for (const model::Json& it : *iterations) {
+    const auto s = it.is_object() ? it.find("seconds") : it.end();
+    if (!it.is_object() || s == it.end() || !valid_seconds(*s)) {
+      throw model::FormatError(std::string(source), where, "every entry of \"iterations\" needs non-negative \"seconds\"");
+    }
+    seconds.push_back(s->get<double>());
+  }
+  const auto r = static_cast<std::size_t>(rank->get<std::int64_t>());
+  if (r >= rank_seconds.size()) rank_seconds.resize(r + 1);
+  rank_seconds[r] = std::move(seconds);
+}
+
+// The mean of `seconds` after the first (of the only one when alone).
+double mean_after_first(const std::vector<double>& seconds) {
+  const auto first = seconds.size() > 1 ? seconds.begin() + 1 : seconds.begin();
+  return std::accumulate(first, seconds.end(), 0.0) / static_cast<double>(seconds.end() - first);
+}
+
+}  // namespace
 
 AppIterationTimes parse_app_output(std::string_view text, std::string_view source) {
   AppIterationTimes times;
@@ -28,6 +69,10 @@ AppIterationTimes parse_app_output(std::string_view text, std::string_view sourc
       if (check != json.end() && check->is_string()) times.check = check->get<std::string>();
       continue;
     }
+    if (*kind == "rank") {
+      read_rank_line(json, source, where, times.rank_seconds);
+      continue;
+    }
     if (*kind != "iteration") continue;
     const auto index = json.find("index");
     const auto seconds = json.find("seconds");
@@ -35,8 +80,7 @@ AppIterationTimes parse_app_output(std::string_view text, std::string_view sourc
         index->get<std::int64_t>() > 100000000) {
       throw model::FormatError(std::string(source), where, "an iteration line needs a non-negative integer \"index\"");
     }
-    if (seconds == json.end() || !seconds->is_number() || !std::isfinite(seconds->get<double>()) ||
-        seconds->get<double>() < 0) {
+    if (seconds == json.end() || !valid_seconds(*seconds)) {
       throw model::FormatError(std::string(source), where, "an iteration line needs non-negative \"seconds\"");
     }
     const auto k = static_cast<std::size_t>(index->get<std::int64_t>());
@@ -61,8 +105,16 @@ double steady_state_seconds(const AppIterationTimes& times, std::string_view sou
     throw model::FormatError(std::string(source), "",
                              "the program printed no {\"mheta\":\"iteration\",...} line (docs/apps.md)");
   }
-  const auto first = times.seconds.size() > 1 ? times.seconds.begin() + 1 : times.seconds.begin();
-  return std::accumulate(first, times.seconds.end(), 0.0) / static_cast<double>(times.seconds.end() - first);
+  double slowest_rank = 0;
+  bool every_rank_complete = !times.rank_seconds.empty();
+  for (const std::vector<double>& rank : times.rank_seconds) {
+    if (rank.size() != times.seconds.size()) {
+      every_rank_complete = false;
+      break;
+    }
+    slowest_rank = std::max(slowest_rank, mean_after_first(rank));
+  }
+  return every_rank_complete ? slowest_rank : mean_after_first(times.seconds);
 }
 
 }  // namespace mheta::cli
