@@ -1,6 +1,5 @@
 #include "apps/app_arrays.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -11,12 +10,7 @@ namespace mheta::apps {
 
 AppArrays::AppArrays(AppContext& ctx, std::vector<io::RowShape> shapes) : ctx_(ctx), shapes_(std::move(shapes)) {
   if (ctx_.options.automatic) {
-    // A first run has no directory yet: nothing to bring (every rank sees
-    // the same directory, so all take the same branch).
-    std::error_code ec;
-    const std::string done = !std::filesystem::is_directory(ctx_.options.data, ec)
-                                 ? std::string()
-                                 : io::bring_to_distribution(ctx_.comm, ctx_.options.data, shapes_, ctx_.dist);
+    const std::string done = io::bring_to_distribution(ctx_.comm, ctx_.options.data, shapes_, ctx_.dist);
     if (ctx_.rank == 0 && !done.empty()) std::cout << "mheta: " << done << std::endl;
     ctx_.runtime.emplace(ctx_.comm, ctx_.options.data, shapes_, ctx_.dist, ctx_.options.iters);
   }

@@ -7,6 +7,10 @@ namespace mheta::io {
 
 std::string bring_to_distribution(MPI_Comm comm, const std::filesystem::path& dir,
                                   const std::vector<RowShape>& variables, const model::GenBlock& dist) {
+  // Every rank sees the same directory (docs/redistribution.md), so all
+  // take the same branch.
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return {};
   const Recovery recovery = recover(comm, dir);
   std::string said;
   if (recovery.outcome == RecoveryOutcome::rolled_back || recovery.outcome == RecoveryOutcome::rolled_forward) {

@@ -5,7 +5,8 @@
 // the data directory holds the variables in another distribution than the
 // one this run was asked for, move them to it, so the run starts on its own
 // distribution as always. Nothing happens in a directory without a
-// manifest (never redistributed: io::open_or_create's checks apply).
+// manifest (never redistributed: io::open_or_create's checks apply), nor
+// when the directory does not exist yet (a first run creates it).
 #include <mpi.h>
 
 #include <filesystem>
