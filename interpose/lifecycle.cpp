@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 
+#include "interpose/boundary_counter.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/export.hpp"
@@ -39,8 +40,10 @@ __attribute__((constructor)) void export_emulated_memory() {
 // The run's iterations, counted to MPI_Finalize whatever the capture does
 // (the profile prices the whole run with them: `mheta predict`): the
 // program's iteration marks, else its MPI_Pcontrol(1) calls when it made
-// several (one may bracket a single iteration of many: no count). Counted
-// even when nothing else is followed: one relaxed increment per iteration.
+// several (one may bracket a single iteration of many: no count), else the
+// k-th calls of the function that ends an iteration (`call:` mode, or the
+// one automatic detection found: boundary_counter.hpp). Counted even when
+// nothing else is followed: one relaxed increment per iteration.
 std::atomic<std::int64_t> g_marks{0};
 std::atomic<std::int64_t> g_pcontrol_starts{0};
 
@@ -48,7 +51,7 @@ std::int64_t iterations_counted() {
   const std::int64_t marks = g_marks.load(std::memory_order_relaxed);
   if (marks > 0) return marks;
   const std::int64_t starts = g_pcontrol_starts.load(std::memory_order_relaxed);
-  return starts > 1 ? starts : 0;
+  return starts > 1 ? starts : boundaries_counted();
 }
 
 }  // namespace

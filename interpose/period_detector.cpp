@@ -1,5 +1,7 @@
 #include "interpose/period_detector.hpp"
 
+#include <algorithm>
+
 namespace mheta::interpose {
 
 namespace {
@@ -7,9 +9,12 @@ constexpr std::size_t kHistory = static_cast<std::size_t>(PeriodDetector::kMaxPe
 }
 
 PeriodDetector::PeriodDetector()
-    : history_(kHistory, 0), collective_(kHistory, 0), run_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
+    : history_(kHistory, 0),
+      collective_(kHistory, 0),
+      kind_(kHistory, 0),
+      run_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
-void PeriodDetector::observe(std::uint64_t signature, bool collective) {
+void PeriodDetector::observe(std::uint64_t signature, bool collective, int kind) {
   for (int p = 1; p <= kMaxPeriod; ++p) {
     if (calls_ < p) {
       run_[static_cast<std::size_t>(p)] = 0;
@@ -21,6 +26,7 @@ void PeriodDetector::observe(std::uint64_t signature, bool collective) {
   }
   history_[static_cast<std::size_t>(calls_) % kHistory] = signature;
   collective_[static_cast<std::size_t>(calls_) % kHistory] = collective ? 1 : 0;
+  kind_[static_cast<std::size_t>(calls_) % kHistory] = kind;
   ++calls_;
 }
 
@@ -37,6 +43,33 @@ int PeriodDetector::collectives_in_period(int period) const {
   int n = 0;
   for (int i = 1; i <= period && i <= calls_; ++i) n += collective_[static_cast<std::size_t>(calls_ - i) % kHistory];
   return n;
+}
+
+// The stretch is the last run_[period] + period calls, every one equal to
+// the one `period` before it: whole periods, each holding per_period calls of
+// the kind, and a partial one at its start, whose calls are those of the
+// last period at the same positions modulo `period`.
+PeriodDetector::Boundary PeriodDetector::boundary(int period) const {
+  Boundary b;
+  if (period <= 0 || period > kMaxPeriod || calls_ < period) return b;
+  auto kind_at = [&](std::int64_t call) { return kind_[static_cast<std::size_t>(call) % kHistory]; };
+  const std::int64_t last = calls_ - period;  // first call of the last period
+  for (std::int64_t i = last; i < calls_; ++i) {
+    int n = 0;
+    for (std::int64_t j = last; j < calls_; ++j) n += kind_at(j) == kind_at(i) ? 1 : 0;
+    if (b.per_period == 0 || n < b.per_period) {
+      b.kind = kind_at(i);
+      b.per_period = n;
+    }
+  }
+  const std::int64_t length = std::min<std::int64_t>(calls_, run_[static_cast<std::size_t>(period)] + period);
+  const std::int64_t start = calls_ - length;
+  const std::int64_t partial = length % period;
+  b.seen = length / period * b.per_period;
+  for (std::int64_t j = last; j < calls_; ++j) {
+    if (kind_at(j) == b.kind && (j - start) % period < partial) ++b.seen;
+  }
+  return b;
 }
 
 }  // namespace mheta::interpose

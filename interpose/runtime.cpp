@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "include/mheta/hints.h"
+#include "interpose/boundary_counter.hpp"
 #include "interpose/clock.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/profile_output.hpp"
@@ -79,6 +80,13 @@ void Runtime::start(int thread_level) {
     phase_ = Phase::waiting;
   }
   agreement_done_ = mode_ != CaptureMode::automatic;
+  if (mode_ == CaptureMode::call) {
+    // The run's iterations: every call_every-th call of it (boundary_counter.hpp).
+    for (int f = 0; f < static_cast<int>(Fn::count_); ++f) {
+      const Fn named = static_cast<Fn>(f);
+      if (settings_.call_name == fn_name(named)) count_boundaries(named, settings_.call_every, 0);
+    }
+  }
   leave();
   set_engaged();
   const bool from_start = mode_ == CaptureMode::mark || mode_ == CaptureMode::call || mode_ == CaptureMode::automatic;
@@ -250,6 +258,13 @@ void Runtime::finish() {
   g_engaged.store(false, std::memory_order_relaxed);
 }
 
+// The detector goes no further than the capture; the wrappers count the
+// run's iterations from here on, with one compare a call (boundary_counter.hpp).
+void Runtime::count_detected_boundaries(int period) {
+  const PeriodDetector::Boundary b = detector_.boundary(period);
+  if (b.per_period > 0) count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
+}
+
 // Every rank joins every agreement until one concludes, whatever its own
 // state: a rank that follows marks now, or captured on its own, asks all to
 // stop detecting, so no rank is ever left waiting in an agreement.
@@ -270,6 +285,7 @@ void Runtime::auto_agreement() {
     agreement_done_ = true;
     capture_end_collective_ = collectives_ + most;
     end_is_collective_ = true;
+    count_detected_boundaries(period);
     begin_capture();
   }
 }
@@ -279,7 +295,7 @@ void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all, 
   if (collective_over_all) ++collectives_;
   const bool detecting = mode_ == CaptureMode::automatic && phase_ != Phase::done;
   if (detecting) {
-    detector_.observe(signature, collective_over_all);
+    detector_.observe(signature, collective_over_all, static_cast<int>(fn));
     if (message) last_message_call_ = detector_.calls();
   }
   if (agreement_pending() && collective_over_all && collectives_ % kAgreeEvery == 0) {
@@ -298,6 +314,7 @@ void Runtime::observe(Fn fn, std::uint64_t signature, bool collective_over_all, 
         if (last_message_call_ > detector_.calls() - period) {
           capture_end_call_ = detector_.calls() + period;
           end_is_collective_ = false;
+          count_detected_boundaries(period);
           begin_capture();
         }
       }

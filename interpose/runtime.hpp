@@ -108,6 +108,7 @@ class Runtime {
   void write_profile_collectively();
   void set_engaged();
   void auto_agreement();
+  void count_detected_boundaries(int period);
 
   std::mutex mutex_;
   Settings settings_;

@@ -1,8 +1,10 @@
 // The MPI_ functions of libmheta-interpose.so, stamped out from
-// mpi_functions.def: one flag test and the PMPI_ call when not engaged,
-// otherwise the category handler (dispatch.cpp).
+// mpi_functions.def: the iteration-boundary count (boundary_counter.hpp),
+// then one flag test and the PMPI_ call when not engaged, otherwise the
+// category handler (dispatch.cpp).
 #include <mpi.h>
 
+#include "interpose/boundary_counter.hpp"
 #include "interpose/call.hpp"
 #include "interpose/dispatch.hpp"
 #include "interpose/engaged.hpp"
@@ -21,6 +23,7 @@ using mheta::interpose::SyncRead;
 // handler may have replaced MPI_STATUS(ES)_IGNORE with its own storage.
 #define MHETA_MPI(Name, Cat, Params, Args, Info, Nb)                                \
   extern "C" MHETA_EXPORT int MPI_##Name Params {                                   \
+    mheta::interpose::count_boundary_call(Fn::Name);                                \
     if (__builtin_expect(!mheta::interpose::engaged(), 1)) return PMPI_##Name Args; \
     CallInfo mheta_call{MHETA_EXPAND Info};                                         \
     return mheta::interpose::dispatch(                                              \

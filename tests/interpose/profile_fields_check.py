@@ -13,6 +13,10 @@ fails.
   - A program that brackets one iteration of several with MPI_Pcontrol
     counts nothing: its profile keeps the count seen at the capture
     ("captured").
+  - A program that does not mark its iterations (nas_style_cg.c) counts
+    them too: under automatic detection (the iterations before detection
+    included) and in `call:MPI_Allreduce:2` mode, N iterations give N
+    ("counted").
   - A run that aborts after its capture keeps the profile written when the
     capture ended, with the count seen then (2, "captured").
   - A malformed weights file: `mheta run` refuses it before the program
@@ -80,6 +84,7 @@ def main():
     parser.add_argument("--schema", required=True, help="docs/schemas/profile.schema.json")
     parser.add_argument("--abort-program", help="tests/interpose/marked_then_abort.c")
     parser.add_argument("--pcontrol-program", help="tests/interpose/mixed_requests.c: MPI_Pcontrol around iteration 3")
+    parser.add_argument("--unmarked-program", help="tests/interpose/nas_style_cg.c: no marks, automatic detection")
     parser.add_argument("cg", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     cg = [a for a in args.cg if a != "--"]
@@ -153,7 +158,22 @@ def main():
             if p.get("iterations_source") != "captured":
                 fail("one MPI_Pcontrol(1) in 6 iterations: iterations %s (%s), expected the captured count" %
                      (p["iterations"], p.get("iterations_source")))
-        # 5. Aborted after the capture: the profile of the capture stays.
+        # 5. No marks: the k-th calls of the function that ends an iteration,
+        # found by detection or named, counted to MPI_Finalize. Iteration
+        # counts unlike the 2 seen at the capture and unlike each other.
+        if args.unmarked_program:
+            for capture, iterations in (("auto", 9), ("call:MPI_Allreduce:2", 7)):
+                unmarked = os.path.join(tmp, "unmarked.json")
+                if os.path.exists(unmarked):
+                    os.remove(unmarked)
+                run([args.mpiexec, "-n", str(args.np), "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_PROFILE",
+                     unmarked, "-genv", "MHETA_CAPTURE", capture, "-genv", "MHETA_ROWS", "4000",
+                     args.unmarked_program, "4000", str(iterations)])
+                p = load(unmarked)
+                if p["iterations"] != iterations or p.get("iterations_source") != "counted":
+                    fail("nas_style_cg, %d iterations, MHETA_CAPTURE=%s: profile says %s (%s), expected %d counted" %
+                         (iterations, capture, p["iterations"], p.get("iterations_source"), iterations))
+        # 6. Aborted after the capture: the profile of the capture stays.
         if args.abort_program:
             aborted = os.path.join(tmp, "aborted.json")
             run([args.mheta, "run", "-n", str(args.np), "--capture", "mark", "--profile", aborted, "--",
@@ -162,8 +182,9 @@ def main():
             if p["iterations"] != 2 or p.get("iterations_source") != "captured":
                 fail("aborted after iteration 4: profile says %s (%s), expected the 2 seen at the capture" %
                      (p["iterations"], p.get("iterations_source")))
-    print("ok: iterations counted (5) and stated (40); %d row weights carried; a malformed file is refused by "
-          "mheta run and a warning in the library" % args.rows)
+    print("ok: iterations counted (5 marked%s) and stated (40); %d row weights carried; a malformed file is refused "
+          "by mheta run and a warning in the library" %
+          (", 9 detected, 7 of call:MPI_Allreduce:2" if args.unmarked_program else "", args.rows))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,25 @@
+#include "interpose/boundary_counter.hpp"
+
+namespace mheta::interpose {
+
+std::atomic<int> g_boundary_fn{-1};
+std::atomic<std::int64_t> g_boundary_calls{0};
+
+namespace {
+std::int64_t g_every = 1;
+std::int64_t g_seen_before = 0;
+}  // namespace
+
+void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
+  g_every = every > 0 ? every : 1;
+  g_seen_before = seen_before;
+  g_boundary_calls.store(0, std::memory_order_relaxed);
+  g_boundary_fn.store(static_cast<int>(fn), std::memory_order_relaxed);
+}
+
+std::int64_t boundaries_counted() {
+  if (g_boundary_fn.load(std::memory_order_relaxed) < 0) return 0;
+  return (g_seen_before + g_boundary_calls.load(std::memory_order_relaxed)) / g_every;
+}
+
+}  // namespace mheta::interpose

@@ -1,0 +1,30 @@
+#pragma once
+// The run's iterations in `call:MPI_X[:k]` mode and, once the period is
+// found, in automatic mode: an iteration ends at every k-th call of one
+// function. Counted in every wrapper, engaged or not (docs/interpose.md,
+// "Iterations and row weights"), so the count goes on after the capture,
+// when the wrappers do nothing else: one relaxed load and compare per call.
+#include <atomic>
+#include <cstdint>
+
+#include "interpose/call.hpp"
+
+namespace mheta::interpose {
+
+extern std::atomic<int> g_boundary_fn;  // the Fn counted; -1: none
+extern std::atomic<std::int64_t> g_boundary_calls;
+
+inline void count_boundary_call(Fn fn) {
+  if (__builtin_expect(g_boundary_fn.load(std::memory_order_relaxed) == static_cast<int>(fn), 0)) {
+    g_boundary_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+// From now on, count the calls of `fn`: an iteration ends at every
+// `every`-th, `seen_before` of them were made before.
+void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before);
+
+// The iterations ended so far (0: nothing counted).
+std::int64_t boundaries_counted();
+
+}  // namespace mheta::interpose
