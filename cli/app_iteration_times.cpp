@@ -41,10 +41,14 @@ void read_rank_line(const model::Json& json, std::string_view source, const std:
   rank_seconds[r] = std::move(seconds);
 }
 
-// The mean of `seconds` after the first (of the only one when alone).
-double mean_after_first(const std::vector<double>& seconds) {
-  const auto first = seconds.size() > 1 ? seconds.begin() + 1 : seconds.begin();
-  return std::accumulate(first, seconds.end(), 0.0) / static_cast<double>(seconds.end() - first);
+// The median of `seconds` after the first (the only one when alone).
+double median_after_first(const std::vector<double>& seconds) {
+  std::vector<double> steady(seconds.size() > 1 ? seconds.begin() + 1 : seconds.begin(), seconds.end());
+  const std::size_t half = steady.size() / 2;
+  std::nth_element(steady.begin(), steady.begin() + static_cast<std::ptrdiff_t>(half), steady.end());
+  if (steady.size() % 2 == 1) return steady[half];
+  const double upper = steady[half];
+  return (upper + *std::max_element(steady.begin(), steady.begin() + static_cast<std::ptrdiff_t>(half))) / 2;
 }
 
 }  // namespace
@@ -112,9 +116,9 @@ double steady_state_seconds(const AppIterationTimes& times, std::string_view sou
       every_rank_complete = false;
       break;
     }
-    slowest_rank = std::max(slowest_rank, mean_after_first(rank));
+    slowest_rank = std::max(slowest_rank, median_after_first(rank));
   }
-  return every_rank_complete ? slowest_rank : mean_after_first(times.seconds);
+  return every_rank_complete ? slowest_rank : median_after_first(times.seconds);
 }
 
 }  // namespace mheta::cli

@@ -24,13 +24,14 @@ AppIterationTimes parse_app_output(std::string_view text, std::string_view sourc
 // Seconds per steady-state iteration: every iteration but the first (index
 // 0), which generates or opens the data and, under capture, runs out of
 // core; with one iteration only, that one. With rank lines, the largest
-// over the ranks of each rank's mean: a rank's iterations follow each other,
-// so that is the elapsed time of the run per iteration. The mean over the
-// iterations of the slowest rank's time would add up every rank's jitter
-// (the slowest of four noisy ranks is slow in almost every iteration,
-// though the ranks wait for each other only now and then). Without rank
-// lines, the mean of the iteration lines. Throws FormatError naming
-// `source` when there is no iteration.
+// over the ranks of each rank's median: the ranks of an iterative program
+// wait for each other, so each rank's typical iteration is the run's, and
+// the median leaves out what the model does not describe: the iterations
+// that first touch a file or a buffer (jacobi's second grid is first
+// written in iteration 1) and the moments another process takes the core.
+// (The mean of each iteration's slowest rank, used before, added up every
+// rank's jitter.) Without rank lines, the median of the iteration lines.
+// Throws FormatError naming `source` when there is no iteration.
 double steady_state_seconds(const AppIterationTimes& times, std::string_view source);
 
 }  // namespace mheta::cli

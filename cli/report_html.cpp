@@ -279,8 +279,8 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
   const std::string emulate = r.settings.value("emulate", std::string());
   if (!emulate.empty()) html << ", emulated " << escape(emulate);
   if (r.settings.value("prefetch", false)) html << ", prefetch";
-  html << ". Seconds per iteration: actual is the mean of the iterations after the first (the first creates or "
-          "opens the data and is excluded); predicted is the MHETA model's time of one iteration, from one "
+  html << ". Seconds per iteration: actual is the slowest rank's median iteration after the first (the first "
+          "creates or opens the data and is excluded); predicted is the MHETA model's time of one iteration, from one "
           "iteration captured under Blk.</p>\n";
 
   html << "<h2>Predicted and actual time over the distributions</h2>\n<p class=\"key\"><span "

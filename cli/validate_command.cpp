@@ -241,7 +241,7 @@ class Validation {
   void print_summary() const {
     std::cout << "mheta validate: " << program_[0] << " on " << o_.ranks << " ranks"
               << (o_.emulate.empty() ? "" : ", emulated " + o_.emulate) << (o_.prefetch ? ", prefetch" : "")
-              << "\n  seconds per iteration; actual = mean of the iterations after the first\n\n";
+              << "\n  seconds per iteration; actual = slowest rank's median iteration after the first\n\n";
     char line[256];
     std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s\n", "distribution", "predicted", "actual", "error");
     std::cout << line;

@@ -97,8 +97,8 @@ model::Json validation_to_json(const ValidationResults& results) {
           {"profile", results.profile},
           {"cluster", results.cluster},
           {"seconds",
-           "per iteration; actual = mean of the iterations after the first (index 0 excluded: it "
-           "creates or opens the data); predicted = the MHETA model's time of one iteration"},
+           "per iteration; actual = the slowest rank's median iteration after the first (index 0 "
+           "excluded: it creates or opens the data); predicted = the MHETA model's time of one iteration"},
           {"error", "|predicted - actual| / min(predicted, actual) (MHETA 5.2.1)"},
           {"distributions", entries},
           {"summary", summary}};
