@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "microbench/clock_offset.hpp"
 #include "microbench/least_squares.hpp"
 #include "microbench/quiet_wait.hpp"
 #include "microbench/statistics.hpp"
@@ -143,6 +144,7 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
   Buffers buffers{std::vector<char>(largest, 1), std::vector<char>(largest * static_cast<std::size_t>(size)),
                   std::vector<int>(static_cast<std::size_t>(size)), std::vector<int>(static_cast<std::size_t>(size))};
 
+  const double clock_offset = clock_offset_from_root(comm);
   bool time_up = false;
   for (int round = 1; !time_up; ++round) {
     std::size_t i = 0;
@@ -155,16 +157,34 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
         Point& point = points[i];
         const int bytes = static_cast<int>(point.bytes);
         point.op->call(buffers, bytes, c);  // warm
-        MPI_Barrier(c);                     // start together: the time is the operation's, not the skew's
-        const auto mine = time_batch([&] {
+        MPI_Barrier(c);                     // start together
+        // The model completes a collective at its last rank's arrival plus
+        // the curve's cost (docs/model.md): the time an earlier rank spends
+        // inside is waiting, which the replay adds itself. So a call's cost
+        // is its last end minus its last start, on rank 0's clock. (Each
+        // rank's own time inside, the slowest taken, counted the skew of
+        // back-to-back calls on ranks that sleep while they wait: 1 ms per
+        // 8-byte allreduce at p = 4 on two cores, against 0.2 ms inside
+        // lanczos; the fastest rank's time missed the wake-up of the others:
+        // 0.01 ms. docs/results.md.)
+        std::array<double, 2 * kBatch> stamps{};  // the calls' starts, then their ends
+        std::size_t k = 0;
+        time_batch([&] {
           const double t0 = MPI_Wtime();
           point.op->call(buffers, bytes, c);
-          return MPI_Wtime() - t0;
+          const double t1 = MPI_Wtime();
+          stamps[k] = t0 - clock_offset;
+          stamps[kBatch + k] = t1 - clock_offset;
+          ++k;
+          return t1 - t0;
         });
-        // The collective is done when its slowest rank is done.
-        std::array<double, kBatch> slowest{};
-        MPI_Reduce(mine.data(), slowest.data(), static_cast<int>(kBatch), MPI_DOUBLE, MPI_MAX, 0, c);
-        if (rank == 0) add_all(point.time, slowest);
+        std::array<double, 2 * kBatch> last{};
+        MPI_Reduce(stamps.data(), last.data(), static_cast<int>(last.size()), MPI_DOUBLE, MPI_MAX, 0, c);
+        std::array<double, kBatch> cost{};
+        for (std::size_t call = 0; call < kBatch; ++call) {
+          cost[call] = std::max(0.0, last[kBatch + call] - last[call]);
+        }
+        if (rank == 0) add_all(point.time, cost);
       }
       // The ranks left out rejoin; after the first full round (every point
       // has an interval) the budget is checked at every rank count, since
