@@ -44,6 +44,7 @@ struct ValidateOptions {
   std::string emulate;
   int steps = 2;
   bool prefetch = false;
+  int capture_iteration = 0;  // 0: the interposer's default (2)
   std::string cluster;
   double microbench_budget_s = 20;
   std::string wait = "sleep";
@@ -70,6 +71,13 @@ model::Json settings_of(const ValidateOptions& o) {
           {"prefetch", o.prefetch},
           {"wait", o.wait},
           {"cluster", o.cluster.empty() ? "measured" : fs::absolute(o.cluster).string()}};
+}
+
+model::Json settings_of_run(const ValidateOptions& o) {
+  model::Json settings = settings_of(o);
+  // Only when given, so results written before the option existed resume.
+  if (o.capture_iteration > 0) settings["capture_iteration"] = o.capture_iteration;
+  return settings;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -104,7 +112,7 @@ class Validation {
   void save() const { write_validation_results(o_.output, results_); }
 
   void resume_or_start() {
-    results_.settings = settings_of(o_);
+    results_.settings = settings_of_run(o_);
     if (!fs::exists(o_.output)) return;
     ValidationResults previous = read_validation_results(o_.output);
     if (previous.settings != results_.settings) {
@@ -151,7 +159,11 @@ class Validation {
     const auto start = std::chrono::steady_clock::now();
     const fs::path partial = work_ / "profile.partial.json";
     const fs::path data = data_ / "mheta-validate-capture";
-    run_logged(mheta_run({"--profile", partial.string()}, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
+    std::vector<std::string> capture = {"--profile", partial.string()};
+    if (o_.capture_iteration > 0) {
+      capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
+    }
+    run_logged(mheta_run(capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
     fs::remove_all(data);
     if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
     fs::rename(partial, profile);
@@ -290,6 +302,10 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--prefetch", o->prefetch, "Run the program with --prefetch");
+  cmd->add_option("--capture-iteration", o->capture_iteration,
+                  "Iteration to capture, for programs that mark their iterations (default 2: the first after "
+                  "the one that creates the data, as for redistribution after it)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--cluster", o->cluster, "cluster.json to predict with (default: measure it under the emulation)");
   cmd->add_option("--microbench-budget", o->microbench_budget_s, "Seconds for measuring the cluster")
       ->check(CLI::PositiveNumber)

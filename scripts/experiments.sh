@@ -10,6 +10,7 @@
 #   CONFIGS="DC IO HY1 HY2"
 #   APPS="jacobi jacobi-prefetch cg lanczos rna"
 #   STEPS=2            steps per leg of the spectrum
+#   CAPTURE_ITERATION= iteration to capture (default: the interposer's, 2)
 #   BUDGET_MINUTES=30  no new configuration is started after this
 #   MICROBENCH_BUDGET=20  seconds to measure each emulated cluster
 #   UPDATE_DOCS=1      replace the generated table in docs/results.md
@@ -22,6 +23,8 @@ ranks=${RANKS:-4}
 configs=${CONFIGS:-DC IO HY1 HY2}
 apps=${APPS:-jacobi jacobi-prefetch cg lanczos rna}
 steps=${STEPS:-2}
+capture=()
+if [ -n "${CAPTURE_ITERATION:-}" ]; then capture=(--capture-iteration "$CAPTURE_ITERATION"); fi
 budget_s=$(( ${BUDGET_MINUTES:-30} * 60 ))
 microbench_budget=${MICROBENCH_BUDGET:-20}
 mheta=$build/cli/mheta
@@ -29,13 +32,14 @@ export MHETA_MPIEXEC=${MHETA_MPIEXEC:-mpiexec}
 
 # Problem sizes: a few seconds per run at 4 ranks, local blocks larger than
 # a small node's memory (4 MiB) and smaller than a normal one's (32 MiB).
+# 12 iterations: validate takes the median of the 11 after the first.
 app_command() {
   case $1 in
-    jacobi) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 10 --no-check" ;;
-    jacobi-prefetch) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 10 --no-check --prefetch" ;;
-    cg) echo "$build/apps/cg --rows 60000 --iters 8 --no-check" ;;
-    lanczos) echo "$build/apps/lanczos --rows 1536 --iters 6 --no-check" ;;
-    rna) echo "$build/apps/rna --rows 1536 --cols 1536 --iters 6 --no-check" ;;
+    jacobi) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 12 --no-check" ;;
+    jacobi-prefetch) echo "$build/apps/jacobi --rows 2048 --cols 2048 --iters 12 --no-check --prefetch" ;;
+    cg) echo "$build/apps/cg --rows 60000 --iters 12 --no-check" ;;
+    lanczos) echo "$build/apps/lanczos --rows 1536 --iters 12 --no-check" ;;
+    rna) echo "$build/apps/rna --rows 1536 --cols 1536 --iters 12 --no-check" ;;
     *) echo "unknown app $1" >&2; return 2 ;;
   esac
 }
@@ -71,7 +75,7 @@ for config in $configs; do
     fi
     results=$out/$config/$app.json
     echo "== $app on $config, $ranks ranks" >&2
-    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" \
+    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" "${capture[@]}" \
         --cluster "$cluster" -o "$results" >"$out/$config/$app.txt"; then
       not_run+=("$app on $config (failed: see $out/$config/$app.txt and ${results%.json}-work/logs)")
       continue
