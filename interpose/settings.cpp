@@ -65,37 +65,29 @@ void read_capture_mode(int rank, Settings& s) {
   }
 }
 
+// A positive integer from the environment variable `name` into `value`;
+// anything else is warned about (saying what happens instead) and leaves
+// `value` as it was.
+void read_positive(int rank, const char* name, const char* otherwise, std::int64_t& value) {
+  const char* text = env(name);
+  if (text == nullptr) return;
+  if (const auto parsed = parse_positive(text)) {
+    value = *parsed;
+  } else {
+    warn(rank, std::string(name) + "=" + text + " is not a positive integer; " + otherwise);
+  }
+}
+
 }  // namespace
 
 Settings read_settings(int rank) {
   Settings s;
   read_capture_mode(rank, s);
-  if (const char* n = env("MHETA_CAPTURE_ITERATION")) {
-    const auto value = parse_positive(n);
-    if (value) {
-      s.capture_iteration = *value;
-    } else {
-      warn(rank, std::string("MHETA_CAPTURE_ITERATION=") + n + " is not a positive integer; capturing iteration 2");
-    }
-  }
+  read_positive(rank, "MHETA_CAPTURE_ITERATION", "capturing iteration 2", s.capture_iteration);
   if (const char* p = env("MHETA_PROFILE")) s.profile_path = p;
-  if (const char* r = env("MHETA_ROWS")) {
-    const auto value = parse_positive(r);
-    if (value) {
-      s.global_rows = *value;
-    } else {
-      warn(rank, std::string("MHETA_ROWS=") + r + " is not a positive integer; ignored");
-    }
-  }
+  read_positive(rank, "MHETA_ROWS", "ignored", s.global_rows);
   if (const char* d = env("MHETA_DIST")) s.dist_path = d;
-  if (const char* n = env("MHETA_ITERATIONS")) {
-    const auto value = parse_positive(n);
-    if (value) {
-      s.stated_iterations = *value;
-    } else {
-      warn(rank, std::string("MHETA_ITERATIONS=") + n + " is not a positive integer; counting the iterations instead");
-    }
-  }
+  read_positive(rank, "MHETA_ITERATIONS", "counting the iterations instead", s.stated_iterations);
   if (const char* w = env("MHETA_ROW_WEIGHTS")) s.row_weights_path = w;
   if (const char* e = env("MHETA_EMULATE")) {
     try {
