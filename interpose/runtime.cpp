@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string_view>
 
 #include "include/mheta/hints.h"
 #include "interpose/boundary_counter.hpp"
@@ -100,7 +101,18 @@ void Runtime::start(int thread_level) {
 // arrays out (and allocates its buffers) in that iteration, so the captured
 // one is a steady out-of-core iteration and holds none of that one-off cost
 // (it once gave in-core ranks of jacobi --prefetch 20 ms of extra CPU).
-void Runtime::force_out_of_core() { setenv("MHETA_FORCE_OOC", "1", 1); }
+// "capture", not "1": io/ plans the run as usual and follows the variable
+// at each iteration (io/memory_budget.hpp). A user's MHETA_FORCE_OOC=1
+// (the whole run) is left alone.
+void Runtime::force_out_of_core() {
+  const char* now = std::getenv("MHETA_FORCE_OOC");
+  if (now == nullptr || std::string_view(now) != "1") setenv("MHETA_FORCE_OOC", "capture", 1);
+}
+
+void Runtime::release_out_of_core() {
+  const char* now = std::getenv("MHETA_FORCE_OOC");
+  if (now != nullptr && std::string_view(now) == "capture") unsetenv("MHETA_FORCE_OOC");
+}
 
 namespace {
 // This thread's CPU time when it last left an intercepted call (< 0: it has
@@ -229,7 +241,7 @@ void Runtime::begin_capture() {
 
 void Runtime::end_capture(bool collective_point) {
   timeline_.add_compute(compute_since_leave());
-  unsetenv("MHETA_FORCE_OOC");
+  release_out_of_core();
   phase_ = Phase::done;
   captured_ = true;
   set_engaged();

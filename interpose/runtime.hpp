@@ -103,6 +103,7 @@ class Runtime {
 
  private:
   void force_out_of_core();
+  void release_out_of_core();
   void begin_capture();
   void end_capture(bool collective_point);
   void write_profile_collectively();

@@ -109,6 +109,11 @@ MemoryBudget memory_budget(int ranks_on_node) {
 
 bool force_out_of_core_from_environment() {
   const char* env = std::getenv("MHETA_FORCE_OOC");
+  return env != nullptr && (std::string(env) == "1" || std::string(env) == "capture");
+}
+
+bool whole_run_forced_out_of_core() {
+  const char* env = std::getenv("MHETA_FORCE_OOC");
   return env != nullptr && std::string(env) == "1";
 }
 

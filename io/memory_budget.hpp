@@ -25,8 +25,12 @@ MemoryBudget memory_budget(int ranks_on_node);
 // 1024). Empty when the text is not one.
 std::optional<std::uint64_t> parse_byte_count(const std::string& text);
 
-// MHETA_FORCE_OOC=1: every distributed variable out of core (the paper
-// instruments that way, so the I/O cost of every rank is measured).
-bool force_out_of_core_from_environment();
+// MHETA_FORCE_OOC=1: every distributed variable out of core for the whole
+// run (the paper instruments that way, so the I/O cost of every rank is
+// measured). MHETA_FORCE_OOC=capture: the interposer's, set around the
+// iteration it captures only; groups follow it at each iteration
+// (IclaGroup::follow_environment) but plan the run as usual.
+bool force_out_of_core_from_environment();  // either value
+bool whole_run_forced_out_of_core();        // MHETA_FORCE_OOC=1
 
 }  // namespace mheta::io

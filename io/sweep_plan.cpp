@@ -11,7 +11,7 @@ SweepSettings sweep_settings(MPI_Comm comm, bool prefetch) {
   MPI_Comm_size(node, &ranks_on_node);
   MPI_Comm_free(&node);
   const MemoryBudget budget = memory_budget(ranks_on_node);
-  return {budget.bytes, budget.source, force_out_of_core_from_environment(), prefetch};
+  return {budget.bytes, budget.source, whole_run_forced_out_of_core(), prefetch};
 }
 
 std::vector<model::IclaPlan> plan_sweep(std::span<const LocalArray* const> arrays, const SweepSettings& settings) {

@@ -69,9 +69,14 @@ def check_results(doc, ranks, rows):
         check(e["check"] == "PASS", "%s: the program's check %r" % (where, e["check"]))
         seconds = e["iteration_seconds"]
         check(len(seconds) >= 2, "%s: iteration times %s" % (where, seconds))
-        steady = sum(seconds[1:]) / len(seconds[1:])
-        check(close(e["actual"], steady), "%s: actual %g is not the mean of iterations 1.. (%g)" %
-              (where, e["actual"], steady))
+        # actual is the slowest rank's median iteration after the first
+        # (cli/app_iteration_times.hpp, tested there): no rank's iteration is
+        # slower than that iteration's slowest, so it cannot exceed the
+        # median of the slowest ranks' times.
+        steady = sorted(seconds[1:])
+        median = (steady[(len(steady) - 1) // 2] + steady[len(steady) // 2]) / 2
+        check(e["actual"] <= median * (1 + 1e-9),
+              "%s: actual %g is above the median of iterations 1.. (%g)" % (where, e["actual"], median))
         check(close(e["error"], error_of(e["predicted"], e["actual"])),
               "%s: error %g is not |p-a|/min(p,a) of its numbers" % (where, e["error"]))
         check(close(e["prediction"]["iteration_s"], e["predicted"]), "%s: prediction's iteration_s" % where)
