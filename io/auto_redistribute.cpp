@@ -31,12 +31,6 @@ std::filesystem::path profile_path() {
   return p != nullptr && *p != '\0' ? p : "mheta-profile.json";
 }
 
-std::string rows_text(const model::GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
-}
-
 void say(const std::string& line) { std::cout << "mheta: " << line << std::endl; }
 
 }  // namespace
@@ -69,10 +63,10 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     if (mheta_iteration == nullptr) {
       say("automatic redistribution needs the interposer (mheta run, or LD_PRELOAD=libmheta-interpose.so): "
           "continuing on " +
-          rows_text(dist_));
+          model::rows_in_brackets(dist_));
     } else if (!std::filesystem::exists(path, ec) || std::filesystem::last_write_time(path, ec) < started_) {
       say("no profile of this run at " + path.string() + " after iteration " + std::to_string(completed) +
-          ": continuing on " + rows_text(dist_));
+          ": continuing on " + model::rows_in_brackets(dist_));
     } else {
       usable = 1;
     }
@@ -118,15 +112,15 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
       decision.redistribute = decision.to != dist_ && decision.gain_s > decision.cost_s * (1 + options_.margin);
       std::ostringstream line;
       line << "after iteration " << completed << " of " << total_iterations_ << ": predicted " << decision.current_s
-           << " s/iteration on " << rows_text(dist_) << ", " << decision.best_s << " s on GBS's "
-           << rows_text(decision.to) << "; gain " << decision.gain_s << " s over " << decision.remaining
+           << " s/iteration on " << model::rows_in_brackets(dist_) << ", " << decision.best_s << " s on GBS's "
+           << model::rows_in_brackets(decision.to) << "; gain " << decision.gain_s << " s over " << decision.remaining
            << " iterations " << (decision.redistribute ? ">" : "<=") << " cost " << decision.cost_s << " s x "
            << (1 + options_.margin) << ": " << (decision.redistribute ? "redistributing" : "staying");
       decision.summary = line.str();
     } catch (const std::exception& e) {
       decision.redistribute = false;
       decision.to = dist_;
-      decision.summary = std::string("cannot decide (") + e.what() + "): continuing on " + rows_text(dist_);
+      decision.summary = std::string("cannot decide (") + e.what() + "): continuing on " + model::rows_in_brackets(dist_);
     }
     say(decision.summary);
   }
@@ -155,7 +149,7 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
       say(line.str());
     }
   } catch (const RedistributionError& e) {
-    if (rank_ == 0) say(std::string("redistribution failed, continuing on ") + rows_text(dist_) + ": " + e.what());
+    if (rank_ == 0) say(std::string("redistribution failed, continuing on ") + model::rows_in_brackets(dist_) + ": " + e.what());
     decision.redistribute = false;
     decision.to = dist_;
   }
