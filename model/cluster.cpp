@@ -61,6 +61,9 @@ CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::s
     if (!value->is_number() || !std::isfinite(value->get<double>())) {
       f.fail(field_path(path, key), "must be a finite number");
     }
+    if (std::fabs(value->get<double>()) > kMaxInputReal) {
+      f.fail(field_path(path, key), "must be within [-1e12, 1e12], got " + describe(*value));
+    }
     return value->get<double>();
   };
   return CollectiveCurve{coefficient("c0"), coefficient("c_log2p"), coefficient("c_p"),

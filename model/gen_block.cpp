@@ -59,20 +59,18 @@ GenBlock parse_gen_block(std::string_view text, std::string_view source) {
     const std::string rank_name = "rank " + std::to_string(dist.rows.size());
     if (token.front() == '-') {
       throw FormatError(std::string(source), where,
-                        rank_name + ": rows must be non-negative, got '" + std::string(token) + "'");
+                        rank_name + ": rows must be non-negative, got '" + excerpt(token) + "'");
     }
     std::int64_t value = 0;
     for (char digit : token) {
       if (!std::isdigit(static_cast<unsigned char>(digit))) {
         throw FormatError(std::string(source), where,
-                          rank_name + ": expected a whole number of rows, got '" +
-                              std::string(token) + "'");
+                          rank_name + ": expected a whole number of rows, got '" + excerpt(token) + "'");
       }
       const int d = digit - '0';
       if (value > (std::numeric_limits<std::int64_t>::max() - d) / 10) {
         throw FormatError(std::string(source), where,
-                          rank_name + ": row count '" + std::string(token) +
-                              "' is too large (overflows 64 bits)");
+                          rank_name + ": row count '" + excerpt(token) + "' is too large (overflows 64 bits)");
       }
       value = value * 10 + d;
     }

@@ -72,6 +72,20 @@ class ProfileReader {
       }
       p.variables.push_back(std::move(v));
     }
+    check_total_bytes(p);
+  }
+
+  // Every size the model and io/ compute (bytes a rank owns, ICLA bytes) is
+  // at most all rows of all variables: if that fits in 64 bits, they all do.
+  void check_total_bytes(const Profile& p) {
+    std::int64_t bytes_per_row = 0;
+    std::int64_t total = 0;
+    for (const Variable& v : p.variables) {
+      if (__builtin_add_overflow(bytes_per_row, v.bytes_per_row, &bytes_per_row) ||
+          __builtin_mul_overflow(bytes_per_row, p.global_rows(), &total)) {
+        f_.fail("variables", "global_rows times the bytes per row of all variables is more than 64 bits can hold");
+      }
+    }
   }
 
   void read_row_weights(const Json& document, Profile& p) {
