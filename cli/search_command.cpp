@@ -2,6 +2,7 @@
 //              [--budget N] [--grain G] [-o best.txt]
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -76,6 +77,10 @@ int run_search_command(const SearchCommandOptions& o) {
   } catch (const search::SearchError& error) {
     std::cerr << "mheta search: " << error.what() << "\n";
     return error.cause() == search::SearchError::Cause::inputs ? kExitBadInput : kExitUsage;
+  }
+  if (!std::isfinite(result.iteration_s)) {
+    throw model::ModelError("no distribution has a finite predicted time: the profile or cluster holds values too "
+                            "large to model");
   }
   model::write_gen_block(o.output, result.dist);
 

@@ -43,6 +43,11 @@ struct Prediction {
   std::vector<RankBreakdown> ranks;
 };
 
+// Refuses (ModelError, naming the rank and the quantity) a prediction with a
+// time that is not finite: an absurd input must give an error, never "inf"
+// or "nan" in an output.
+void require_finite(const Prediction& prediction);
+
 class Workspace;
 
 class Model {

@@ -273,6 +273,7 @@ Prediction Model::predict(std::span<const std::int64_t> rows) const {
   evaluate(rows, workspace, &prediction);
   prediction.iterations = iterations_;
   prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
+  require_finite(prediction);
   return prediction;
 }
 
