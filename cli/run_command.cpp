@@ -19,6 +19,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
@@ -178,20 +179,20 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd =
       app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
-  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(whole_number(1, kMaxRanks));
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
   cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
   cmd->add_option("--capture", o->capture,
                   "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
   cmd->add_option("--capture-iteration", o->capture_iteration, "Iteration to capture with mark/call (default 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--rows", o->rows, "Global row count, for programs that do not say it (MHETA_ROWS)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--dist", o->dist, "The dist.txt the program runs with (MHETA_DIST; default equal blocks)");
   cmd->add_option("--iterations", o->iterations,
                   "Iterations of the whole run, for the profile (MHETA_ITERATIONS; default: counted from the "
                   "program's iteration marks)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--row-weights", o->row_weights,
                   "Work of each global row, one number a line (MHETA_ROW_WEIGHTS), for the profile's row_weights");
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();

@@ -21,6 +21,7 @@
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
 #include "model/cluster.hpp"
@@ -294,7 +295,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "validate", "Run a program under a spectrum of distributions and compare its times with the predictions");
-  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(whole_number(1, kMaxRanks));
   cmd->add_option("--app", o->app, "The program and its arguments, as one string (\"./jacobi --iters 10\")")
       ->required();
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
