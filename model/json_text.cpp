@@ -106,7 +106,9 @@ class LimitedDomBuilder {
   bool enter(bool array) {
     value();
     if (frames_.size() >= kMaxJsonDepth) {
-      fail_here("nesting deeper than the " + std::to_string(kMaxJsonDepth) + " levels a document may have");
+      // The path is a hundred levels long: its start says where.
+      throw FormatError(std::string(source_), excerpt(path(false), 60),
+                        "nesting deeper than the " + std::to_string(kMaxJsonDepth) + " levels a document may have");
     }
     frames_.push_back({array, 0, {}});
     return true;

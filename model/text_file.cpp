@@ -53,11 +53,22 @@ std::string describe_errno(int error) { return std::strerror(error); }
   throw OutputError(path.string() + ": " + why);
 }
 
+// How long a FIFO may take to get a reader (`mheta search -o fifo & cat fifo`
+// starts both at once): long enough for a reader being started, short
+// enough that a FIFO nobody reads is an error, not a hang.
+constexpr int kFifoReaderWaitMs = 2000;
+
 // A device or FIFO that already exists: written where it is.
 void write_in_place(const std::filesystem::path& path, std::string_view text, bool fifo) {
   // O_NONBLOCK on a FIFO fails with ENXIO instead of waiting forever for a
   // reader that may never come; once open, writes block as usual.
-  FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0)));
+  const int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0);
+  int opened = ::open(path.c_str(), flags);
+  for (int waited = 0; opened < 0 && fifo && errno == ENXIO && waited < kFifoReaderWaitMs; waited += 10) {
+    ::usleep(10000);
+    opened = ::open(path.c_str(), flags);
+  }
+  FileDescriptor fd(opened);
   if (fd.get() < 0) {
     if (fifo && errno == ENXIO) refuse(path, "is a FIFO that nobody reads; refusing to wait for a reader");
     refuse(path, "cannot open: " + describe_errno(errno));

@@ -31,8 +31,9 @@ std::string read_text_file(const std::filesystem::path& path, std::uintmax_t lim
 //    file and a failed write (disk full, no permission) leaves the previous
 //    contents intact;
 //  - a symbolic link: the same, on the file it points to (the link stays);
-//  - a character device (/dev/null, a terminal) or a FIFO with a reader:
-//    written in place, never created, truncated or renamed over;
+//  - a character device (/dev/null, a terminal) or a FIFO with a reader
+//    (within two seconds): written in place, never created, truncated or
+//    renamed over;
 //  - anything else (a directory, a block device, a socket, a dangling link,
 //    a FIFO nobody reads): refused.
 // Throws OutputError naming the file on failure.
