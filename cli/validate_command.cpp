@@ -20,7 +20,7 @@
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
 #include "model/cluster.hpp"
