@@ -3,6 +3,7 @@
 // passes its exit code on.
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -38,8 +39,12 @@ int run_microbench(const MicrobenchOptions& o) {
   auto forward = [&](const char* flag, const auto& value) {
     if (value) {
       program.emplace_back(flag);
-      if constexpr (std::is_same_v<std::decay_t<decltype(*value)>, std::string>) {
+      using Value = std::decay_t<decltype(*value)>;
+      if constexpr (std::is_same_v<Value, std::string>) {
         program.push_back(*value);
+      } else if constexpr (std::is_floating_point_v<Value>) {
+        char text[32];  // the shortest that reads back exactly: 2, 0.05, not 2.000000
+        program.emplace_back(text, std::to_chars(text, text + sizeof text, *value).ptr);
       } else {
         program.push_back(std::to_string(*value));
       }

@@ -1,7 +1,8 @@
 // mheta run -n N [--emulate PRESET|FILE] [--capture MODE] [--rows R] [--dist FILE]
-//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin] -- ./prog args
+//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin]
+//           [--launcher L] [--] ./prog args
 //
-// Runs an unmodified MPI program under mpiexec with libmheta-interpose.so
+// Runs an unmodified MPI program under a launcher with libmheta-interpose.so
 // preloaded: it captures one iteration into a profile and, optionally,
 // emulates a heterogeneous cluster (docs/interpose.md, docs/emulation.md).
 // Every setting is checked before the program starts.
@@ -96,7 +97,7 @@ void check_profile_writable(const std::string& profile) {
 }
 
 int run_program(const RunOptions& o) {
-  if (o.program.empty()) throw UsageError("give the program to run after --");
+  if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
   if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem

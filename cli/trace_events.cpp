@@ -69,8 +69,8 @@ model::Json trace_events(const model::Prediction& prediction, const std::string&
     events.push_back(std::move(s));
   }
   for (const model::ReplayEvent& e : prediction.timeline) {
-    const bool waiting = e.kind == Kind::wait || e.kind == Kind::collective_wait;
-    if (waiting && e.end_s <= e.start_s) continue;  // nothing to see
+    const bool optional = e.kind == Kind::wait || e.kind == Kind::collective_wait || e.kind == Kind::io;
+    if (optional && e.end_s <= e.start_s) continue;  // no waiting, or in core: nothing to see
     model::Json s = slice(name_of(e.kind), category_of(e.kind), e.rank, e.start_s, e.end_s);
     model::Json args = {{"section", e.section}};
     if (e.peer >= 0) args["peer"] = e.peer;
@@ -82,7 +82,7 @@ model::Json trace_events(const model::Prediction& prediction, const std::string&
     if (e.kind == Kind::send || e.kind == Kind::recv) {
       const bool send = e.kind == Kind::send;
       model::Json flow = {{"name", "message"}, {"cat", "message"}, {"ph", send ? "s" : "f"}, {"pid", 0},
-                          {"tid", e.rank},    {"id", e.message},    {"ts", us(send ? e.start_s : e.start_s)}};
+                          {"tid", e.rank},    {"id", e.message},    {"ts", us(e.start_s)}};
       if (!send) flow["bp"] = "e";
       events.push_back(std::move(flow));
     }

@@ -43,10 +43,14 @@ mheta_export_library(mheta_auto_redistribute advisor)
 set(MHETA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mheta)
 install(EXPORT mhetaTargets NAMESPACE mheta:: DESTINATION ${MHETA_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/mhetaConfig.cmake.in
-                              ${PROJECT_BINARY_DIR}/mhetaConfig.cmake INSTALL_DESTINATION ${MHETA_CMAKE_DIR})
+                              ${PROJECT_BINARY_DIR}/mhetaConfig.cmake INSTALL_DESTINATION ${MHETA_CMAKE_DIR}
+                              PATH_VARS CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/mhetaConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/mhetaConfig.cmake ${PROJECT_BINARY_DIR}/mhetaConfigVersion.cmake
         DESTINATION ${MHETA_CMAKE_DIR})
 
+# Relocatable, as the CMake package: the prefix is found from the .pc file's
+# folder, so `cmake --install --prefix` anywhere works.
+file(RELATIVE_PATH MHETA_PREFIX_FROM_PC ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/mheta.pc.in ${PROJECT_BINARY_DIR}/mheta.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/mheta.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

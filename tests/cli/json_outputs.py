@@ -77,7 +77,8 @@ def main():
         check(run.returncode == 0, "search --json -o - failed: " + run.stderr)
         found = json.loads(run.stderr)
         valid(found, "search.schema.json", "search --json")
-        check([int(x) for x in run.stdout.split()] == found["distribution"],
+        rows = [int(line) for line in run.stdout.splitlines() if line and not line.startswith("#")]
+        check(rows == found["distribution"],
               "search -o - printed %r, the JSON says %r" % (run.stdout, found["distribution"]))
         check(not os.path.exists(os.path.join(work, "-")), "search -o - wrote a file named -")
         check(sum(found["distribution"]) == sum(out["distribution"]), "the search lost rows")
@@ -122,7 +123,7 @@ def main():
 
         # redistribute --json, under mpiexec: a move with checksums.
         data = os.path.join(work, "data")
-        for name, rows in (("old.txt", "40\n24\n"), ("new.txt", "20\n44\n")):
+        for name, rows in (("old.txt", "40\n24\n"), ("new.txt", "20\n44\n"), ("wrong.txt", "30\n34\n")):
             with open(os.path.join(work, name), "w") as f:
                 f.write(rows)
         made = subprocess.run([args.mpiexec, "-n", "2", args.make, data, os.path.join(work, "old.txt")],
@@ -139,7 +140,7 @@ def main():
             check(moved["checksums"]["before"] == moved["checksums"]["after"], "the checksums changed")
             # A wrong --from: the error once, not once per rank.
             run = subprocess.run([args.mpiexec, "-n", "2", args.mheta, "redistribute", "--data", data, "--from",
-                                  os.path.join(work, "old.txt"), "--to", os.path.join(work, "new.txt")],
+                                  os.path.join(work, "wrong.txt"), "--to", os.path.join(work, "old.txt")],
                                  capture_output=True, text=True, timeout=300)
             lines = [line for line in run.stderr.splitlines() if line.startswith("mheta redistribute:")]
             check(run.returncode == 3 and len(lines) == 1, "a wrong --from gave %d and %r" % (run.returncode, lines))

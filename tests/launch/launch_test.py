@@ -97,7 +97,9 @@ def own_template(t):
     run, got = t.mheta("run", "-n", "2", "--launcher", template, "--capture", "off", "--", t.args.ring)
     check(run.returncode == 0, "a template of one's own failed: " + run.stderr)
     check(len(got) == 1 and got[0]["argv"] == ["-n", "2", "--export=ALL,LD_PRELOAD=" + t.args.interposer,
-                                               "--export=ALL,MHETA_CAPTURE=off", t.args.ring],
+                                               "--export=ALL,MHETA_CAPTURE=off",
+                                               "--export=ALL,MHETA_PROFILE=" + os.path.join(t.work, "mheta-profile.json"),
+                                               t.args.ring],
           "a word repeated per variable gave %r" % (got[:1],))
 
 

@@ -35,9 +35,12 @@ int main(int argc, char** argv) {
   std::uint64_t sum = mheta::io::rows_checksum(first, mine, cols * 8, reinterpret_cast<const std::byte*>(block.data()));
   std::uint64_t total = 0;
   MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  // The advisor links: --auto programs construct it after their first iteration.
-  const auto decide = &mheta::io::AutoRedistributor::after_iteration;
-  if (rank == 0) std::printf("ranks %d checksum %llu advisor %d\n", size, static_cast<unsigned long long>(total), decide != nullptr);
+  // The advisor links, as for --auto programs: it decides after iteration 2.
+  const mheta::io::AutoRedistributor advisor(MPI_COMM_WORLD, "data", {}, dist, 4);
+  if (rank == 0) {
+    std::printf("ranks %d checksum %llu advisor %d\n", size, static_cast<unsigned long long>(total),
+                advisor.decides_after(2) && !advisor.decides_after(1));
+  }
   MPI_Finalize();
   return 0;
 }
