@@ -4,7 +4,7 @@
 #include <iostream>
 #include <numeric>
 
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 
 namespace mheta::cli {
 

@@ -6,6 +6,7 @@
 
 #include "cli/app_command_line.hpp"
 #include "cli/command.hpp"
+#include <mheta/environment.hpp>
 
 namespace mheta::cli {
 
@@ -25,7 +26,7 @@ const char* env(const char* name) {
 // the launcher itself).
 std::vector<std::string> preset(const std::string& name) {
   if (name == "mpich") {
-    const char* mpiexec = env("MHETA_MPIEXEC");
+    const char* mpiexec = env(mheta::env::kMpiexec);
     return {mpiexec != nullptr ? mpiexec : MHETA_MPIEXEC_DEFAULT, "-n", "{n}", "[-genv", "{name}", "{value}]",
             "{program}"};
   }
@@ -49,7 +50,7 @@ std::string for_variable(std::string text, const std::pair<std::string, std::str
 }  // namespace
 
 std::vector<std::string> launcher_template(const std::string& text) {
-  const std::string chosen = !text.empty() ? text : env("MHETA_LAUNCHER") != nullptr ? env("MHETA_LAUNCHER") : "mpich";
+  const std::string chosen = !text.empty() ? text : env(mheta::env::kLauncher) != nullptr ? env(mheta::env::kLauncher) : "mpich";
   if (std::vector<std::string> words = preset(chosen); !words.empty()) return words;
   std::vector<std::string> words;
   try {

@@ -6,7 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 
 namespace {
 
@@ -29,13 +29,13 @@ int main(int argc, char** argv) {
   CLI::App app{"mheta: execution model and data-distribution advisor for out-of-core MPI programs on heterogeneous clusters"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "mheta 0.1.0");
-  int exit_code = cli::kExitOk;
+  int exit_code = mheta::kExitOk;
   for (const auto add : kCommands) add(app, exit_code);
 
   std::vector<std::string> args(argv + 1, argv + argc);
   if (const std::string unknown = cli::unknown_command(app, args); !unknown.empty()) {
     std::cerr << unknown << "\n";
-    return cli::kExitUsage;
+    return mheta::kExitUsage;
   }
   cli::mark_program_separator(app, args);
   try {

@@ -14,9 +14,10 @@
 
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/launcher.hpp"
 #include "cli/sibling_file.hpp"
+#include <mheta/environment.hpp>
+#include <mheta/exit_codes.hpp>
 
 namespace mheta::cli {
 
@@ -58,7 +59,7 @@ int run_microbench(const MicrobenchOptions& o) {
   forward("--disk-file-bytes", o.disk_file_bytes);
 
   // --mpiexec: the MPICH preset with another mpiexec.
-  if (!o.mpiexec.empty()) setenv("MHETA_MPIEXEC", o.mpiexec.c_str(), 1);
+  if (!o.mpiexec.empty()) setenv(env::kMpiexec, o.mpiexec.c_str(), 1);
   const std::vector<std::string> launcher = launcher_template(o.mpiexec.empty() ? o.launcher : "mpich");
   ChildStatus status;
   try {

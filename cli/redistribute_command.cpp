@@ -20,9 +20,10 @@
 
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/launcher.hpp"
 #include "interpose/launcher_rank.hpp"
+#include <mheta/environment.hpp>
+#include <mheta/exit_codes.hpp>
 #include "io/local_array.hpp"
 #include "io/redistribution.hpp"
 #include "io/redistribution_data_checksum.hpp"
@@ -61,7 +62,7 @@ int launch_ranks(const RedistributeOptions& o) {
   if (o.checksum) program.emplace_back("--checksum");
   if (o.json) program.emplace_back("--json");
   const std::vector<std::string> command =
-      launch_command(launcher_template(o.launcher), o.ranks, {{"MHETA_LAUNCHED", "1"}}, program);
+      launch_command(launcher_template(o.launcher), o.ranks, {{env::kLaunched, "1"}}, program);
   ChildStatus status;
   try {
     status = run_child(command);
@@ -77,7 +78,7 @@ int launch_ranks(const RedistributeOptions& o) {
 // Already one of the ranks: started by launch_ranks, or by the user under a
 // launcher that says how many processes it started.
 bool under_launcher() {
-  if (std::getenv("MHETA_LAUNCHED") != nullptr) return true;
+  if (std::getenv(env::kLaunched) != nullptr) return true;
   const std::optional<interpose::LauncherRank> launched = interpose::launcher_rank();
   return launched && launched->size > 1;
 }

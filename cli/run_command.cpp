@@ -14,13 +14,14 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mheta/environment.hpp>
+#include <mheta/exit_codes.hpp>
 #include <string>
 #include <vector>
 
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/launcher.hpp"
 #include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
@@ -45,12 +46,12 @@ struct RunOptions {
   std::string dist;
   std::int64_t iterations = 0;
   std::string row_weights;
-  std::string profile = "mheta-profile.json";
+  std::string profile = env::kDefaultProfile;
   std::string launcher;
   std::vector<std::string> program;
 };
 
-const char* env(const char* name) {
+const char* set_value(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
@@ -59,7 +60,7 @@ const char* env(const char* name) {
 // (<build>/cli/mheta -> <build>/interpose/), else the installed layout
 // (<prefix>/bin/mheta -> <prefix>/lib/).
 fs::path interpose_library() {
-  if (const char* lib = env("MHETA_INTERPOSE_LIB")) {
+  if (const char* lib = set_value(env::kInterposeLib)) {
     if (!fs::is_regular_file(lib)) {
       throw std::runtime_error(std::string("MHETA_INTERPOSE_LIB=") + lib + " is not a file");
     }
@@ -126,18 +127,18 @@ int run_program(const RunOptions& o) {
     if (!value.empty()) environment.emplace_back(name, value);
   };
   std::string preload = library.string();
-  if (const char* existing = env("LD_PRELOAD")) preload += std::string(":") + existing;
+  if (const char* existing = set_value("LD_PRELOAD")) preload += std::string(":") + existing;
   set("LD_PRELOAD", preload);
-  set("MHETA_EMULATE",
+  set(env::kEmulate,
       o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
-  set("MHETA_WAIT", o.wait);
-  set("MHETA_CAPTURE", o.capture);
-  set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
-  set("MHETA_ROWS", o.rows > 0 ? std::to_string(o.rows) : "");
-  set("MHETA_DIST", o.dist.empty() ? "" : fs::absolute(o.dist).string());
-  set("MHETA_ITERATIONS", o.iterations > 0 ? std::to_string(o.iterations) : "");
-  set("MHETA_ROW_WEIGHTS", o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
-  set("MHETA_PROFILE", fs::absolute(o.profile).string());
+  set(env::kWait, o.wait);
+  set(env::kCapture, o.capture);
+  set(env::kCaptureIteration, o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
+  set(env::kRows, o.rows > 0 ? std::to_string(o.rows) : "");
+  set(env::kDist, o.dist.empty() ? "" : fs::absolute(o.dist).string());
+  set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
+  set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
+  set(env::kProfile, fs::absolute(o.profile).string());
 
   const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);
   ChildStatus status;

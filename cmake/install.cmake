@@ -38,7 +38,7 @@ mheta_export_library(mheta_model model)
 mheta_export_library(mheta_search search)
 mheta_export_library(mheta_microbench microbench)
 mheta_export_library(mheta_io io)
-mheta_export_library(mheta_auto_redistribute advisor)
+mheta_export_library(mheta_advisor advisor)
 
 set(MHETA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/mheta)
 install(EXPORT mhetaTargets NAMESPACE mheta:: DESTINATION ${MHETA_CMAKE_DIR})

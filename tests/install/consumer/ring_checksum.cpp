@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "io/auto_redistribute.hpp"
+#include "advisor/auto_redistribute.hpp"
 #include "io/redistribution_checksum.hpp"
 #include "model/gen_block.hpp"
 
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   std::uint64_t total = 0;
   MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   // The advisor links, as for --auto programs: it decides after iteration 2.
-  const mheta::io::AutoRedistributor advisor(MPI_COMM_WORLD, "data", {}, dist, 4);
+  const mheta::advisor::AutoRedistributor advisor(MPI_COMM_WORLD, "data", {}, dist, 4);
   if (rank == 0) {
     std::printf("ranks %d checksum %llu advisor %d\n", size, static_cast<unsigned long long>(total),
                 advisor.decides_after(2) && !advisor.decides_after(1));
