@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -166,7 +167,7 @@ Json cluster_to_json(const Cluster& cluster) {
 }
 
 void write_cluster(const std::filesystem::path& path, const Cluster& cluster) {
-  write_text_file_atomically(path, cluster_to_json(cluster).dump(2) + "\n");
+  write_output(path, cluster_to_json(cluster).dump(2) + "\n");
 }
 
 }  // namespace mheta::model

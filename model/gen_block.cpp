@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "model/format_error.hpp"
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -120,13 +121,19 @@ std::string format_gen_block(const GenBlock& dist) {
 }
 
 std::string rows_in_brackets(const GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive)
+  // on `"" + std::to_string(r)` at -O3.
+  std::string text = "[";
+  for (std::size_t i = 0; i < dist.rows.size(); ++i) {
+    if (i > 0) text += ' ';
+    text += std::to_string(dist.rows[i]);
+  }
+  text += ']';
+  return text;
 }
 
 void write_gen_block(const std::filesystem::path& path, const GenBlock& dist) {
-  write_text_file_atomically(path, format_gen_block(dist));
+  write_output(path, format_gen_block(dist));
 }
 
 GenBlock block_distribution(std::int64_t global_rows, int ranks) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -276,7 +277,7 @@ Json profile_to_json(const Profile& p) {
 }
 
 void write_profile(const std::filesystem::path& path, const Profile& profile) {
-  write_text_file_atomically(path, profile_to_json(profile).dump(1) + "\n");
+  write_output(path, profile_to_json(profile).dump(1) + "\n");
 }
 
 }  // namespace mheta::model

@@ -26,7 +26,11 @@ inline constexpr const char* kMemoryBytes = "MHETA_MEMORY_BYTES";
 inline constexpr const char* kForceOutOfCore = "MHETA_FORCE_OOC";
 // The advisor's cluster description.
 inline constexpr const char* kCluster = "MHETA_CLUSTER";
-// The CLI's launcher and interposer library.
+// The CLI's launcher (cli/launcher.hpp), MPICH's mpiexec for its mpich
+// preset, the mark of processes `mheta redistribute -n` started, and the
+// interposer library.
+inline constexpr const char* kLauncher = "MHETA_LAUNCHER";
+inline constexpr const char* kLaunched = "MHETA_LAUNCHED";
 inline constexpr const char* kMpiexec = "MHETA_MPIEXEC";
 inline constexpr const char* kInterposeLib = "MHETA_INTERPOSE_LIB";
 // Fault injection for the redistribution tests (io/redistribution_fault.hpp).
@@ -60,6 +64,8 @@ inline constexpr std::array<Variable, 18> kAll = {{
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},
+    {kLauncher, "mpich"},
+    {kLaunched, ""},
     {kMpiexec, "mpiexec"},
     {kInterposeLib, ""},
     {kRedistributeFileLimit, ""},
