@@ -5,7 +5,7 @@
  * is left, when it tells the worker the step is over. Results are stored
  * by task, so the sum does not depend on which worker did what.
  *
- * Usage: master_worker [steps [tasks [points]]]   (default 150, 24, 100; at least 2 ranks)
+ * Usage: master_worker [steps [tasks [points]]]   (default 150, 12, 140; at least 2 ranks)
  * Prints "result integral <sum>" and "loop: <k> iterations, <t> s, <t/k> s per iteration".
  */
 #include <math.h>
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int params[3] = {150, 24, 100};
+  int params[3] = {150, 12, 140};
   for (int i = 0; i < 3 && i + 1 < argc; ++i) params[i] = atoi(argv[i + 1]);
   MPI_Bcast(params, 3, MPI_INT, 0, MPI_COMM_WORLD);
   if (size < 2) {

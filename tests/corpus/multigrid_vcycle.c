@@ -63,7 +63,7 @@ static void smooth(Level* l, int sweeps, double* scratch) {
 static void vcycle(Level* levels, int depth, int level, double* scratch) {
   Level* l = &levels[level];
   if (level == depth - 1) {
-    smooth(l, 20, scratch);
+    smooth(l, 10, scratch);
     return;
   }
   smooth(l, 2, scratch);
