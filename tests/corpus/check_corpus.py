@@ -109,8 +109,12 @@ def check_program(entry, args, tmp):
     dist = os.path.join(tmp, "dist.txt")
     with open(dist, "w") as f:
         f.write("\n".join(str(r) for r in p["distribution"]) + "\n")
-    prediction = json.loads(run([args.mheta, "predict", dist, "--profile", profile, "--cluster", args.cluster,
-                                 "--json"], tmp).stdout)
+    try:
+        prediction = json.loads(run([args.mheta, "predict", dist, "--profile", profile, "--cluster", args.cluster,
+                                     "--json"], tmp).stdout)
+    except RuntimeError as error:
+        record["failures"].append("mheta predict of the profile failed: %s" % error)
+        return record
     record["predicted_s"] = prediction["iteration_s"]
     error = abs(record["predicted_s"] - record["measured_s"]) / min(record["predicted_s"], record["measured_s"])
     record["error"] = error
@@ -124,8 +128,9 @@ def check_program(entry, args, tmp):
 def describe(record, entry):
     text = "%s: measured %.3e s per iteration (%d iterations)" % (
         record["name"], record["measured_s"], record["iterations_real"])
-    if not record["profile"]:
-        text += "; no profile (%s)" % ("enforced" if entry.profile_enforced else "target")
+    if "predicted_s" not in record:
+        text += "; %s" % ("no profile (%s)" % ("enforced" if entry.profile_enforced else "target")
+                          if not record["profile"] else "profile written, no prediction")
         if record["run_messages"]:
             text += "\n  " + "\n  ".join(record["run_messages"])
         return text
@@ -147,6 +152,10 @@ def main():
     parser.add_argument("--runs", type=int, default=1, help="runs without the interposer (median)")
     parser.add_argument("--json", help="write the records here")
     args = parser.parse_args()
+    # The programs run in scratch folders: every path given must hold there.
+    args.bin, args.cluster = os.path.abspath(args.bin), os.path.abspath(args.cluster)
+    if os.sep in args.mheta:
+        args.mheta = os.path.abspath(args.mheta)
     try:
         table = read_table(args.table)
     except (OSError, ValueError) as error:
