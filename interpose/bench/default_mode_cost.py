@@ -21,18 +21,14 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
+from overhead import run  # beside this script
 
-def round_trip_ns(cmd, env, cwd):
-    merged = dict(os.environ)
-    merged.update(env)
-    result = subprocess.run(cmd, env=merged, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit("%s failed:\n%s%s" % (" ".join(cmd), result.stdout, result.stderr))
-    return json.loads(result.stdout.strip().splitlines()[-1])["ns_per_round_trip"]
+
+def round_trip_ns(cmd, env):
+    return json.loads(run(cmd, env)[0].strip().splitlines()[-1])["ns_per_round_trip"]
 
 
 def main():
@@ -62,7 +58,7 @@ def main():
                 if launcher is loaded:
                     env = dict(env, MHETA_PROFILE=profile, MHETA_ROWS="2")
                 cmd = launcher + [bench, str(args.round_trips), str(warm_up)]
-                figures[name].append(round_trip_ns(cmd, env, tmp))
+                figures[name].append(round_trip_ns(cmd, env))
                 # Detection concluded exactly where the variant says so.
                 if name.startswith("default") and os.path.exists(profile) != (warm_up > 0):
                     sys.exit("%s: detection %s, unlike what the variant measures" %
