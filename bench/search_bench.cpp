@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "search/gbs.hpp"
 #include "search/method.hpp"
+#include "search/prophet.hpp"
 #include "search/study.hpp"
 #include "search/synthetic_instance.hpp"
 
@@ -41,6 +43,32 @@ void BM_Gbs(benchmark::State& state, Pattern pattern) {
   for (const Target& t : kTargets) {
     if (t.ranks == ranks) state.counters["target_ms"] = 1e3 * t.seconds;
   }
+}
+
+// GBS's phases on their own, to see where its time goes: the common finish
+// time (step 2) and Prophet's seed (step 1); the refinements (step 3) take
+// the rest of BM_Gbs.
+void BM_GbsCommonFinish(benchmark::State& state, Pattern pattern) {
+  const int ranks = static_cast<int>(state.range(0));
+  std::mt19937_64 random(42);
+  const mheta::search::Instance instance = mheta::search::random_instance(random, ranks, 256 * ranks, pattern);
+  const mheta::model::Model model(instance.profile, instance.cluster);
+  const mheta::search::RowBounds bounds = mheta::search::row_bounds(model, 0);
+  for (auto _ : state) benchmark::DoNotOptimize(mheta::search::common_finish_time(model, bounds).finish_s);
+}
+
+void BM_GbsProphetSeed(benchmark::State& state, Pattern pattern) {
+  const int ranks = static_cast<int>(state.range(0));
+  std::mt19937_64 random(42);
+  const mheta::search::Instance instance = mheta::search::random_instance(random, ranks, 256 * ranks, pattern);
+  const mheta::model::Model model(instance.profile, instance.cluster);
+  std::int64_t evaluations = 0;
+  for (auto _ : state) {
+    mheta::search::Objective objective(model, mheta::search::row_bounds(model, 0));
+    mheta::search::prophet_partition(objective, instance.cluster, mheta::search::Heuristic::h1);
+    evaluations = objective.evaluations();
+  }
+  state.counters["evaluations"] = static_cast<double>(evaluations);
 }
 
 // Google Benchmark's console output, then each GBS time beside its target.
@@ -86,6 +114,12 @@ int run_study(int argc, char** argv) {
 BENCHMARK_CAPTURE(BM_Gbs, neighbour, Pattern::neighbour)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Gbs, reduction, Pattern::reduction)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Gbs, pipelined, Pattern::pipelined)->Arg(8)->Arg(64)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsCommonFinish, neighbour, Pattern::neighbour)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsCommonFinish, reduction, Pattern::reduction)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsCommonFinish, pipelined, Pattern::pipelined)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsProphetSeed, neighbour, Pattern::neighbour)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsProphetSeed, reduction, Pattern::reduction)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GbsProphetSeed, pipelined, Pattern::pipelined)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
