@@ -216,6 +216,9 @@ void Model::compile_messages() {
       }
     }
   }
+  forward_only_ = collective_ops_.empty();
+  for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
+  for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {
     const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];
@@ -249,14 +252,16 @@ Workspace::Workspace(const Model& model)
       arrival(model.ops_.size()),
       collective_arrived(model.collective_ops_.size()),
       collective_latest(model.collective_ops_.size()),
-      empty_key(static_cast<std::size_t>(model.ranks_)),
-      partner(model.ops_.size()),
-      peer(model.ops_.size()),
-      transfer(model.ops_.size()),
       owner_before(static_cast<std::size_t>(model.ranks_)),
       owner_after(static_cast<std::size_t>(model.ranks_)),
       sort_scratch(static_cast<std::size_t>(std::max(model.sends_, model.recvs_))),
       channel_counts(static_cast<std::size_t>(model.ranks_) + 1) {
+  for (MessageRouting& routing : routings) {
+    routing.empty.resize(static_cast<std::size_t>(model.ranks_));
+    routing.partner.resize(model.ops_.size());
+    routing.peer.resize(model.ops_.size());
+    routing.transfer.resize(model.ops_.size());
+  }
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
 }

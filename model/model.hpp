@@ -3,6 +3,7 @@
 // cluster into flat arrays, then evaluated for any GEN_BLOCK distribution by
 // replaying every rank's sections against the others (a LogGOPSim-style
 // replay: arithmetic over flat arrays, no allocation once a Workspace is warm).
+#include <array>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -44,6 +45,15 @@ struct Prediction {
 };
 
 class Workspace;
+
+// Message matching when some ranks own no rows: neighbours skip them.
+struct MessageRouting {
+  bool built = false;
+  std::vector<char> empty;       // which ranks own no rows
+  std::vector<int> partner;      // per op: the send a recv matches, -1 none
+  std::vector<int> peer;         // per op: effective peer after rerouting, -1 to drop
+  std::vector<double> transfer;  // per op: a rerouted send's time on the link to its peer
+};
 
 class Model {
  public:
@@ -116,7 +126,8 @@ class Model {
   void compile_rank(int rank, const Profile& profile);
   void compile_collectives();
   void compile_messages();
-  void reroute(std::span<const std::int64_t> rows, Workspace& ws) const;
+  void reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const;
+  const MessageRouting& routing_for(std::span<const std::int64_t> rows, Workspace& ws) const;
   IclaPlan plan_rank(int rank, std::int64_t rows) const;
   double work_scale(int rank, std::int64_t first_row, std::int64_t rows) const;
   double block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const;
@@ -149,6 +160,10 @@ class Model {
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
   std::vector<double> base_transfer_s_;     // per op: a send's time on the link to its peer
   int sends_ = 0;
+  // Every message goes from a lower rank to a higher one and there is no
+  // collective (a pipeline): a rank's times depend only on the ranks below
+  // it, so an evaluation replays only from the lowest rank that changed.
+  bool forward_only_ = false;
   int recvs_ = 0;
 };
 
@@ -171,18 +186,18 @@ class Workspace {
   std::vector<double> scale;
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
   // The replay.
+  bool replayed = false;  // the last one completed: its clocks and arrivals stand
   std::vector<double> clock;
   std::vector<int> pc;
   std::vector<char> at_collective;
   std::vector<double> arrival;  // per op (sends): when the message reaches its peer
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
-  // Message matching when some ranks own no rows (neighbours skip them).
-  std::vector<char> empty_key;  // which ranks were empty when `partner` was built
-  bool rerouted = false;
-  std::vector<int> partner;
-  std::vector<int> peer;             // per op: effective peer after rerouting, -1 to drop
-  std::vector<double> transfer;      // per op: a rerouted send's time on the link to its peer
+  // Message matching when some ranks own no rows, for the two sets of
+  // empty ranks used last: a search often alternates between moves that
+  // leave a rank empty and moves that fill it.
+  std::array<MessageRouting, 2> routings;
+  int last_routing = 0;
   std::vector<int> owner_before;     // per rank: the nearest rank below that owns rows, or -1
   std::vector<int> owner_after;      // ... above
   std::vector<MessageEnd> send_ends;

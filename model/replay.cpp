@@ -110,7 +110,7 @@ void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Works
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message
 // addressed to an empty rank goes on, in the same direction, to the next
 // rank that owns rows; an empty rank sends and receives nothing.
-void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
+void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const {
   for (int r = 0, last = -1; r < ranks_; ++r) {
     ws.owner_before[static_cast<std::size_t>(r)] = last;
     if (rows[static_cast<std::size_t>(r)] > 0) last = r;
@@ -123,17 +123,17 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
   ws.recv_ends.clear();
   for (int r = 0; r < ranks_; ++r) {
     const bool empty = rows[static_cast<std::size_t>(r)] == 0;
-    ws.empty_key[static_cast<std::size_t>(r)] = empty;
+    routing.empty[static_cast<std::size_t>(r)] = empty;
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
       const Op& op = ops_[static_cast<std::size_t>(i)];
       if (op.kind != OpKind::send && op.kind != OpKind::recv) continue;
       const auto to = static_cast<std::size_t>(op.index);
       int peer = -1;
       if (!empty) peer = rows[to] > 0 ? op.index : op.index > r ? ws.owner_after[to] : ws.owner_before[to];
-      ws.peer[static_cast<std::size_t>(i)] = peer;
+      routing.peer[static_cast<std::size_t>(i)] = peer;
       if (peer < 0) continue;
       if (op.kind == OpKind::send) {
-        ws.transfer[static_cast<std::size_t>(i)] = network_.link(r, peer).seconds(static_cast<double>(op.bytes));
+        routing.transfer[static_cast<std::size_t>(i)] = network_.link(r, peer).seconds(static_cast<double>(op.bytes));
         ws.send_ends.push_back(MessageEnd{r, peer, op.tag, i});
       } else {
         ws.recv_ends.push_back(MessageEnd{peer, r, op.tag, i});
@@ -143,8 +143,28 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
   // Ends left unmatched by the rerouting are dropped, not waited for.
   sort_by_channel(ws.send_ends, ranks_, ws.sort_scratch, ws.channel_counts);
   sort_by_channel(ws.recv_ends, ranks_, ws.sort_scratch, ws.channel_counts);
-  match_sorted_messages(ws.send_ends, ws.recv_ends, ws.partner);
-  ws.rerouted = true;
+  match_sorted_messages(ws.send_ends, ws.recv_ends, routing.partner);
+  routing.built = true;
+}
+
+// The routing for the ranks of `rows` that own none: one of the two kept,
+// or rebuilt over the one used less recently.
+const MessageRouting& Model::routing_for(std::span<const std::int64_t> rows, Workspace& ws) const {
+  for (int k : {ws.last_routing, 1 - ws.last_routing}) {
+    MessageRouting& routing = ws.routings[static_cast<std::size_t>(k)];
+    bool same = routing.built;
+    for (int r = 0; same && r < ranks_; ++r) {
+      same = (routing.empty[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
+    }
+    if (same) {
+      ws.last_routing = k;
+      return routing;
+    }
+  }
+  ws.last_routing = 1 - ws.last_routing;
+  MessageRouting& routing = ws.routings[static_cast<std::size_t>(ws.last_routing)];
+  reroute(rows, ws, routing);
+  return routing;
 }
 
 double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail) const {
@@ -153,25 +173,35 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   const bool weighted = !row_weight_prefix_.empty();
   std::int64_t first = 0;
   bool any_empty = false;
+  bool emptiness_changed = false;
+  int lowest_changed = ranks_;
   for (int r = 0; r < ranks_; ++r) {
     const auto ri = static_cast<std::size_t>(r);
-    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) cost_rank(r, first, rows[ri], ws);
+    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) {
+      emptiness_changed = emptiness_changed || (ws.costed_rows[ri] <= 0) != (rows[ri] == 0);
+      lowest_changed = std::min(lowest_changed, r);
+      cost_rank(r, first, rows[ri], ws);
+    }
     first += rows[ri];
     any_empty = any_empty || rows[ri] == 0;
   }
   const int* partner = base_partner_.data();
+  const int* peer = nullptr;  // the profile's peers: no rank is skipped
+  const double* transfer = base_transfer_s_.data();
   if (any_empty) {
-    bool same = ws.rerouted;
-    for (int r = 0; same && r < ranks_; ++r) {
-      same = (ws.empty_key[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
-    }
-    if (!same) reroute(rows, ws);
-    partner = ws.partner.data();
+    const MessageRouting& routing = routing_for(rows, ws);
+    partner = routing.partner.data();
+    peer = routing.peer.data();
+    transfer = routing.transfer.data();
   }
-  const double* transfer = any_empty ? ws.transfer.data() : base_transfer_s_.data();
 
-  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
-  std::copy(op_begin_.begin(), op_begin_.end() - 1, ws.pc.begin());
+  // In a pipeline the ranks below the lowest one whose costs changed keep
+  // their clocks and messages from the evaluation before, provided the
+  // same ranks own no rows (else messages went to other peers).
+  const int resume = forward_only_ && ws.replayed && !emptiness_changed && detail == nullptr ? lowest_changed : 0;
+  ws.replayed = false;  // until this replay completes
+  std::fill(ws.clock.begin() + resume, ws.clock.end(), 0.0);
+  std::copy(op_begin_.begin() + resume, op_begin_.end() - 1, ws.pc.begin() + resume);
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
@@ -180,10 +210,10 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // not yet sent or a collective not everyone has reached. Every op is
   // executed once, so the cost is linear in ranks x sections plus blocked
   // visits. A message has been sent once its sender's pc is past the send.
-  int finished = 0;
+  int finished = resume;
   while (finished < ranks_) {
     bool progress = false;
-    for (int r = 0; r < ranks_; ++r) {
+    for (int r = resume; r < ranks_; ++r) {
       const auto ri = static_cast<std::size_t>(r);
       const int end = op_begin_[ri + 1];
       // In registers while the rank runs: through the workspace, every
@@ -209,7 +239,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             break;
           }
           case OpKind::send: {
-            if (any_empty && ws.peer[i] < 0) break;
+            if (peer != nullptr && peer[i] < 0) break;
             clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
             ws.arrival[i] = clock + transfer[i];
             if (out) {
@@ -220,7 +250,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
           }
           case OpKind::recv: {
             const int send = partner[pc];
-            if (send < 0 || (any_empty && ws.peer[i] < 0)) break;
+            if (send < 0 || (peer != nullptr && peer[i] < 0)) break;
             const int sender = op_rank_[static_cast<std::size_t>(send)];
             if ((sender == r ? pc : ws.pc[static_cast<std::size_t>(sender)]) <= send) {
               blocked = true;
@@ -275,6 +305,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     }
   }
 
+  ws.replayed = true;
   double slowest = 0;
   int slowest_rank = 0;
   for (int r = 0; r < ranks_; ++r) {
