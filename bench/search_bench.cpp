@@ -1,5 +1,5 @@
-// Speed of the search: GBS on 8, 64 and 1024 ranks (targets 10 ms, 100 ms,
-// 2 s) and the model evaluations it makes; and, with --study[=N], the
+// Speed of the search: GBS on 8, 64 and 1024 ranks (targets 2 ms, 100 ms,
+// 100 ms of CPU time) and the model evaluations it makes; and, with --study[=N], the
 // Prophesy-style study of how close every method comes to the optimum.
 //   bench_search                      Google Benchmark runs
 //   bench_search --study=500 [--seed=S]
@@ -27,7 +27,7 @@ struct Target {
   int ranks;
   double seconds;
 };
-constexpr Target kTargets[] = {{8, 0.010}, {64, 0.100}, {1024, 2.0}};
+constexpr Target kTargets[] = {{8, 0.002}, {64, 0.100}, {1024, 0.100}};
 
 void BM_Gbs(benchmark::State& state, Pattern pattern) {
   const int ranks = static_cast<int>(state.range(0));
@@ -83,7 +83,8 @@ class TargetReporter : public benchmark::ConsoleReporter {
       const auto evaluations = run.counters.find("evaluations");
       if (target == run.counters.end() || evaluations == run.counters.end()) continue;
       char line[200];
-      const double ms = run.GetAdjustedRealTime();  // the benchmarks report milliseconds
+      // CPU time: the machine is shared, and waiting for a core is not the search's cost.
+      const double ms = run.GetAdjustedCPUTime();  // the benchmarks report milliseconds
       std::snprintf(line, sizeof line, "%-32s %10.2f ms  target <= %6.0f ms  %s  %8.0f evaluations\n",
                     run.benchmark_name().c_str(), ms, target->second.value,
                     ms <= target->second.value ? "met   " : "MISSED", evaluations->second.value);
@@ -92,7 +93,7 @@ class TargetReporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
-    std::cout << "\nGBS search time (wall clock) against the targets\n" << summary_;
+    std::cout << "\nGBS search time (CPU) against the targets\n" << summary_;
   }
 
  private:

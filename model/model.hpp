@@ -70,6 +70,7 @@ class Model {
 
   // The same evaluation, with every rank's breakdown.
   Prediction predict(std::span<const std::int64_t> rows) const;
+  Prediction predict(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
   // Rank-local time (compute, I/O, message overheads; no waiting) of `rank`
   // owning `rows` rows starting at global row `first_row`. Non-decreasing in

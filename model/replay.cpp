@@ -339,8 +339,12 @@ double Model::iteration_seconds(std::span<const std::int64_t> rows, Workspace& w
 }
 
 Prediction Model::predict(std::span<const std::int64_t> rows) const {
-  check_rows(rows, ranks_, global_rows_);
   Workspace workspace(*this);
+  return predict(rows, workspace);
+}
+
+Prediction Model::predict(std::span<const std::int64_t> rows, Workspace& workspace) const {
+  check_rows(rows, ranks_, global_rows_);
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
   evaluate(rows, workspace, &prediction);
