@@ -16,21 +16,54 @@ using mheta::model::Workspace;
 
 constexpr int kSections = 2;
 
-// Evaluates a distribution that moves rows around (some ranks out of core,
-// none empty), as a search does.
+// Two distributions that differ on every rank (some ranks out of core, none
+// empty): evaluating them in turn costs a whole evaluation each time, since
+// the workspace reuses only the costs of ranks whose rows did not change.
+std::vector<std::vector<std::int64_t>> every_rank_differs(int ranks) {
+  std::vector<std::vector<std::int64_t>> d(2, std::vector<std::int64_t>(static_cast<std::size_t>(ranks), 256));
+  for (int r = 0; r + 1 < ranks; r += 2) {
+    for (int k = 0; k < 2; ++k) {
+      const std::int64_t shift = k == 0 ? 64 : -32;
+      d[static_cast<std::size_t>(k)][static_cast<std::size_t>(r)] += shift;
+      d[static_cast<std::size_t>(k)][static_cast<std::size_t>(r) + 1] -= shift;
+    }
+  }
+  return d;
+}
+
 void BM_EvaluateDistribution(benchmark::State& state) {
   const int ranks = static_cast<int>(state.range(0));
   const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), mheta::bench::mixed_cluster(ranks));
   Workspace ws(model);
-  std::vector<std::int64_t> rows(static_cast<std::size_t>(ranks), 256);
-  for (int r = 0; r + 1 < ranks; r += 2) {
-    rows[static_cast<std::size_t>(r)] += 64;
-    rows[static_cast<std::size_t>(r) + 1] -= 64;
+  const auto dists = every_rank_differs(ranks);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model.iteration_seconds(dists[k], ws));
+    k ^= 1;
   }
-  for (auto _ : state) benchmark::DoNotOptimize(model.iteration_seconds(rows, ws));
   state.counters["ranks_x_sections"] = static_cast<double>(ranks * kSections);
 }
 BENCHMARK(BM_EvaluateDistribution)->Arg(8)->Arg(64)->Arg(1024)->Arg(8192)->Unit(benchmark::kMicrosecond);
+
+// What a search does: distributions that differ from the one before in the
+// rows of two ranks (16 rows moved between neighbours, a different pair each
+// time), so only their costs are recomputed before the replay.
+void BM_EvaluateRowMove(benchmark::State& state) {
+  const int ranks = static_cast<int>(state.range(0));
+  const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), mheta::bench::mixed_cluster(ranks));
+  Workspace ws(model);
+  std::vector<std::int64_t> rows = every_rank_differs(ranks)[0];
+  int donor = 0;
+  for (auto _ : state) {
+    const auto d = static_cast<std::size_t>(donor);
+    const std::int64_t amount = rows[d] > 16 ? 16 : -16;
+    rows[d] -= amount;
+    rows[d + 1] += amount;
+    benchmark::DoNotOptimize(model.iteration_seconds(rows, ws));
+    donor = (donor + 7) % (ranks - 1);
+  }
+}
+BENCHMARK(BM_EvaluateRowMove)->Arg(8)->Arg(1024)->Arg(8192)->Unit(benchmark::kMicrosecond);
 
 // Collects the time per evaluation by rank count for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {
@@ -40,8 +73,10 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       // One figure per size: the median when repeated, else the single run.
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (run.run_type != Run::RT_Iteration && !median) continue;
-      seconds_[static_cast<int>(run.counters.at("ranks_x_sections").value / kSections)] =
-          run.GetAdjustedRealTime() / 1e6;  // reported in microseconds
+      const auto size = run.counters.find("ranks_x_sections");
+      if (size == run.counters.end()) continue;
+      // CPU time: the machine is shared, and waiting for a core is not the model's cost.
+      seconds_[static_cast<int>(size->second.value / kSections)] = run.GetAdjustedCPUTime() / 1e6;  // in microseconds
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -59,14 +94,15 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const auto& s = reporter.seconds();
   if (s.count(8) == 0 || s.count(1024) == 0 || s.count(64) == 0 || s.count(8192) == 0) return 0;
-  std::printf("\nmodel evaluation of one distribution        figure        target\n");
+  std::printf("\nmodel evaluation of one distribution, CPU time   figure        target\n");
   std::printf("  8 ranks                               %10.2f us   <= 10 us (paper: 5.4 ms)\n", s.at(8) * 1e6);
-  std::printf("  1024 ranks                            %10.2f us   <= 2000 us\n", s.at(1024) * 1e6);
+  std::printf("  1024 ranks                            %10.2f us   <= 100 us\n", s.at(1024) * 1e6);
+  std::printf("  8192 ranks                            %10.2f us   <= 1000 us\n", s.at(8192) * 1e6);
   // Linear growth in ranks x sections: time per rank-section must not grow
   // from 64 to 8192 ranks (allow 2x for caches).
   const double growth = (s.at(8192) / 8192) / (s.at(64) / 64);
   std::printf("  per rank-section, 8192 vs 64 ranks    %10.2fx      <= 2x (linear)\n", growth);
-  const bool met = s.at(8) <= 10e-6 && s.at(1024) <= 2e-3 && growth <= 2.0;
+  const bool met = s.at(8) <= 10e-6 && s.at(1024) <= 100e-6 && s.at(8192) <= 1e-3 && growth <= 2.0;
   std::printf("targets %s\n", met ? "met" : "MISSED");
   return 0;
 }

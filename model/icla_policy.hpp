@@ -37,4 +37,10 @@ struct IclaOptions {
 void plan_iclas(std::uint64_t budget_bytes, std::span<const VariableDemand> demands,
                 IclaOptions options, std::span<IclaPlan> plans);
 
+// The plan plan_iclas gives every variable when all of them own the same
+// `rows` (one GEN_BLOCK distributes them all, as in the model), in constant
+// time: `bytes_per_row` is the sum over the variables.
+IclaPlan plan_equal_rows(std::uint64_t budget_bytes, std::uint64_t bytes_per_row, std::int64_t rows,
+                         IclaOptions options);
+
 }  // namespace mheta::model

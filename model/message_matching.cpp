@@ -10,6 +10,26 @@ MatchResult match_messages(std::span<MessageEnd> sends, std::span<MessageEnd> re
   // (src, dst, tag, op) puts each channel's messages in the order sent.
   std::sort(sends.begin(), sends.end());
   std::sort(recvs.begin(), recvs.end());
+  return match_sorted_messages(sends, recvs, partner);
+}
+
+void sort_by_channel(std::span<MessageEnd> ends, int ranks, std::span<MessageEnd> scratch, std::span<int> counts) {
+  std::fill(counts.begin(), counts.begin() + ranks + 1, 0);
+  for (const MessageEnd& e : ends) ++counts[static_cast<std::size_t>(e.src) + 1];
+  for (int r = 0; r < ranks; ++r) counts[static_cast<std::size_t>(r) + 1] += counts[static_cast<std::size_t>(r)];
+  // Stable: ends of one src keep their order, usually already sorted.
+  for (const MessageEnd& e : ends) scratch[static_cast<std::size_t>(counts[static_cast<std::size_t>(e.src)]++)] = e;
+  std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(ends.size()), ends.begin());
+  std::size_t begin = 0;
+  for (int r = 0; r < ranks; ++r) {
+    const auto end = static_cast<std::size_t>(counts[static_cast<std::size_t>(r)]);
+    std::sort(ends.begin() + static_cast<std::ptrdiff_t>(begin), ends.begin() + static_cast<std::ptrdiff_t>(end));
+    begin = end;
+  }
+}
+
+MatchResult match_sorted_messages(std::span<const MessageEnd> sends, std::span<const MessageEnd> recvs,
+                                  std::span<int> partner) {
   for (const MessageEnd& r : recvs) partner[static_cast<std::size_t>(r.op)] = -1;
   auto channel = [](const MessageEnd& e) { return std::tie(e.src, e.dst, e.tag); };
   MatchResult result;

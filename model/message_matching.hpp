@@ -23,4 +23,15 @@ struct MatchResult {
 // send.op for every matched pair. Unmatched receives keep partner -1.
 MatchResult match_messages(std::span<MessageEnd> sends, std::span<MessageEnd> recvs, std::span<int> partner);
 
+// The same for ends already in channel order (src, dst, tag, op).
+MatchResult match_sorted_messages(std::span<const MessageEnd> sends, std::span<const MessageEnd> recvs,
+                                  std::span<int> partner);
+
+// Puts `ends` in channel order in time linear in their number and the
+// ranks (every src in [0, ranks)): a counting sort by src through
+// `scratch` (as many entries as `ends`; `counts` ranks + 1), then each
+// src's few ends sorted on their own. No allocation: the model re-matches
+// messages with it whenever the ranks that own no rows change.
+void sort_by_channel(std::span<MessageEnd> ends, int ranks, std::span<MessageEnd> scratch, std::span<int> counts);
+
 }  // namespace mheta::model

@@ -30,7 +30,10 @@ Model::Model(const Profile& profile, const Cluster& cluster)
                      std::to_string(ranks_) + " ranks (node i describes the node rank i runs on)");
   }
   icla_options_.buffers = profile.prefetch ? 2 : 1;
-  for (const Variable& v : profile.variables) variable_bytes_per_row_.push_back(v.bytes_per_row);
+  for (const Variable& v : profile.variables) {
+    variable_bytes_per_row_.push_back(v.bytes_per_row);
+    row_bytes_ += static_cast<std::uint64_t>(v.bytes_per_row);
+  }
   if (!profile.row_weights.empty()) {
     row_weight_prefix_.resize(profile.row_weights.size() + 1, 0.0);
     std::partial_sum(profile.row_weights.begin(), profile.row_weights.end(), row_weight_prefix_.begin() + 1);
@@ -43,6 +46,7 @@ Model::Model(const Profile& profile, const Cluster& cluster)
     first += captured_rows_[static_cast<std::size_t>(r)];
     compile_rank(r, profile);
     op_begin_.push_back(static_cast<int>(ops_.size()));
+    op_rank_.resize(ops_.size(), r);
   }
   compile_collectives();
   compile_messages();
@@ -201,18 +205,21 @@ void Model::compile_messages() {
   std::vector<MessageEnd> sends;
   std::vector<MessageEnd> recvs;
   base_partner_.assign(ops_.size(), -1);
-  base_link_.assign(ops_.size(), Link{});
+  base_transfer_s_.assign(ops_.size(), 0.0);
   for (int r = 0; r < ranks_; ++r) {
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
       const Op& op = ops_[static_cast<std::size_t>(i)];
       if (op.kind == OpKind::send) {
         sends.push_back(MessageEnd{r, op.index, op.tag, i});
-        base_link_[static_cast<std::size_t>(i)] = network_.link(r, op.index);
+        base_transfer_s_[static_cast<std::size_t>(i)] = network_.link(r, op.index).seconds(static_cast<double>(op.bytes));
       } else if (op.kind == OpKind::recv) {
         recvs.push_back(MessageEnd{op.index, r, op.tag, i});
       }
     }
   }
+  forward_only_ = collective_ops_.empty();
+  for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
+  for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {
     const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];
@@ -227,28 +234,35 @@ void Model::compile_messages() {
 }
 
 std::int64_t Model::max_in_core_rows(int rank) const {
-  const std::int64_t bytes_per_row =
-      std::accumulate(variable_bytes_per_row_.begin(), variable_bytes_per_row_.end(), std::int64_t{0});
-  if (bytes_per_row == 0) return global_rows_;
-  const auto rows = static_cast<std::int64_t>(nodes_[static_cast<std::size_t>(rank)].memory_bytes /
-                                              static_cast<std::uint64_t>(bytes_per_row));
+  if (row_bytes_ == 0) return global_rows_;
+  const auto rows = static_cast<std::int64_t>(nodes_[static_cast<std::size_t>(rank)].memory_bytes / row_bytes_);
   return std::min(rows, global_rows_);
 }
 
 double Model::compute_seconds_per_work(int rank) const { return compute_per_work_[static_cast<std::size_t>(rank)]; }
 
 Workspace::Workspace(const Model& model)
-    : plans(static_cast<std::size_t>(model.ranks_) * static_cast<std::size_t>(model.variables_)),
+    : costed_rows(static_cast<std::size_t>(model.ranks_), -1),
+      costed_first(static_cast<std::size_t>(model.ranks_), -1),
+      plans(static_cast<std::size_t>(model.ranks_)),
       scale(static_cast<std::size_t>(model.ranks_)),
+      op_seconds(model.ops_.size()),
       clock(static_cast<std::size_t>(model.ranks_)),
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),
       arrival(model.ops_.size()),
       collective_arrived(model.collective_ops_.size()),
       collective_latest(model.collective_ops_.size()),
-      empty_key(static_cast<std::size_t>(model.ranks_)),
-      partner(model.ops_.size()),
-      peer(model.ops_.size()) {
+      owner_before(static_cast<std::size_t>(model.ranks_)),
+      owner_after(static_cast<std::size_t>(model.ranks_)),
+      sort_scratch(static_cast<std::size_t>(std::max(model.sends_, model.recvs_))),
+      channel_counts(static_cast<std::size_t>(model.ranks_) + 1) {
+  for (MessageRouting& routing : routings) {
+    routing.empty.resize(static_cast<std::size_t>(model.ranks_));
+    routing.partner.resize(model.ops_.size());
+    routing.peer.resize(model.ops_.size());
+    routing.transfer.resize(model.ops_.size());
+  }
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
 }

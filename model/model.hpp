@@ -3,6 +3,7 @@
 // cluster into flat arrays, then evaluated for any GEN_BLOCK distribution by
 // replaying every rank's sections against the others (a LogGOPSim-style
 // replay: arithmetic over flat arrays, no allocation once a Workspace is warm).
+#include <array>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -67,6 +68,15 @@ void require_finite(const Prediction& prediction);
 
 class Workspace;
 
+// Message matching when some ranks own no rows: neighbours skip them.
+struct MessageRouting {
+  bool built = false;
+  std::vector<char> empty;       // which ranks own no rows
+  std::vector<int> partner;      // per op: the send a recv matches, -1 none
+  std::vector<int> peer;         // per op: effective peer after rerouting, -1 to drop
+  std::vector<double> transfer;  // per op: a rerouted send's time on the link to its peer
+};
+
 class Model {
  public:
   Model(const Profile& profile, const Cluster& cluster);
@@ -82,6 +92,7 @@ class Model {
 
   // The same evaluation, with every rank's breakdown.
   Prediction predict(std::span<const std::int64_t> rows) const;
+  Prediction predict(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
   // The prediction with every rank's replayed intervals, in the order they
   // were replayed (for `mheta trace`).
@@ -142,10 +153,14 @@ class Model {
   void compile_rank(int rank, const Profile& profile);
   void compile_collectives();
   void compile_messages();
-  void reroute(std::span<const std::int64_t> rows, Workspace& ws) const;
-  void plan_rank(int rank, std::int64_t rows, std::span<IclaPlan> plans) const;
-  double block_io_seconds(int rank, const Block& block, std::int64_t rows, std::span<const IclaPlan> plans) const;
-  double message_read_seconds(int rank, const Op& op, std::int64_t rows, std::span<const IclaPlan> plans) const;
+  void reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const;
+  const MessageRouting& routing_for(std::span<const std::int64_t> rows, Workspace& ws) const;
+  IclaPlan plan_rank(int rank, std::int64_t rows) const;
+  double work_scale(int rank, std::int64_t first_row, std::int64_t rows) const;
+  double block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const;
+  double message_read_seconds(int rank, const Op& op, const IclaPlan& plan) const;
+  double own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const;
+  void cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Workspace& ws) const;
   double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline = false) const;
 
   int ranks_ = 0;
@@ -156,6 +171,7 @@ class Model {
   Network network_;
   std::vector<Node> nodes_;
   std::vector<std::int64_t> variable_bytes_per_row_;
+  std::uint64_t row_bytes_ = 0;  // one row of every distributed variable
   std::vector<double> row_weight_prefix_;  // empty: every row weighs 1
   std::vector<std::int64_t> captured_rows_;
   std::vector<double> captured_work_;
@@ -163,39 +179,58 @@ class Model {
   std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
   std::vector<Op> ops_;
   std::vector<int> op_begin_;  // ranks_ + 1
+  std::vector<int> op_rank_;   // per op: the rank whose op it is
   std::vector<Block> blocks_;
   std::vector<IoTerm> io_terms_;
   std::vector<Collective> collective_ops_;  // per sequence number
   std::vector<double> collective_cost_s_;   // per sequence number
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
-  std::vector<Link> base_link_;             // per op: link of a send to its peer
+  std::vector<double> base_transfer_s_;     // per op: a send's time on the link to its peer
   int sends_ = 0;
+  // Every message goes from a lower rank to a higher one and there is no
+  // collective (a pipeline): a rank's times depend only on the ranks below
+  // it, so an evaluation replays only from the lowest rank that changed.
+  bool forward_only_ = false;
   int recvs_ = 0;
 };
 
 // Scratch state for evaluations, sized once for a model. Not thread-safe:
-// one per thread.
+// one per thread. It remembers each rank's own costs from the evaluation
+// before, so a distribution that differs in a few ranks (a search moving
+// rows) recomputes only theirs before the replay.
 class Workspace {
  public:
   explicit Workspace(const Model& model);
 
  private:
   friend class Model;
-  std::vector<IclaPlan> plans;  // ranks x variables
-  std::vector<double> scale;    // compute scale per rank
+  // Per rank: the rows and first row its costs below were computed for
+  // (-1: none yet), its ICLA plan (the same for all its variables) and its
+  // compute scale.
+  std::vector<std::int64_t> costed_rows;
+  std::vector<std::int64_t> costed_first;
+  std::vector<IclaPlan> plans;
+  std::vector<double> scale;
+  std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
+  // The replay.
+  bool replayed = false;  // the last one completed: its clocks and arrivals stand
   std::vector<double> clock;
   std::vector<int> pc;
   std::vector<char> at_collective;
   std::vector<double> arrival;  // per op (sends): when the message reaches its peer
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
-  // Message matching when some ranks own no rows (neighbours skip them).
-  std::vector<char> empty_key;  // which ranks were empty when `partner` was built
-  bool rerouted = false;
-  std::vector<int> partner;
-  std::vector<int> peer;  // per op: effective peer after rerouting, -1 to drop
+  // Message matching when some ranks own no rows, for the two sets of
+  // empty ranks used last: a search often alternates between moves that
+  // leave a rank empty and moves that fill it.
+  std::array<MessageRouting, 2> routings;
+  int last_routing = 0;
+  std::vector<int> owner_before;     // per rank: the nearest rank below that owns rows, or -1
+  std::vector<int> owner_after;      // ... above
   std::vector<MessageEnd> send_ends;
   std::vector<MessageEnd> recv_ends;
+  std::vector<MessageEnd> sort_scratch;
+  std::vector<int> channel_counts;
 };
 
 }  // namespace mheta::model

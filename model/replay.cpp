@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "model/inline_buffer.hpp"
 #include "model/io_cost.hpp"
 #include "model/model.hpp"
 
@@ -30,22 +29,26 @@ void check_rows(std::span<const std::int64_t> rows, int ranks, std::int64_t glob
 
 }  // namespace
 
-void Model::plan_rank(int rank, std::int64_t rows, std::span<IclaPlan> plans) const {
-  InlineBuffer<VariableDemand> demands(static_cast<std::size_t>(variables_));
-  for (int m = 0; m < variables_; ++m) {
-    demands[static_cast<std::size_t>(m)] = VariableDemand{rows, variable_bytes_per_row_[static_cast<std::size_t>(m)]};
-  }
-  plan_iclas(nodes_[static_cast<std::size_t>(rank)].memory_bytes, demands.span(), icla_options_, plans);
+IclaPlan Model::plan_rank(int rank, std::int64_t rows) const {
+  // Every distributed variable of a rank owns the same rows: one plan for all.
+  return plan_equal_rows(nodes_[static_cast<std::size_t>(rank)].memory_bytes, row_bytes_, rows, icla_options_);
 }
 
-double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows,
-                               std::span<const IclaPlan> plans) const {
+// T_Phi'/T_Phi = W'/W: the work of the rank's new rows over the work it
+// owned when instrumented.
+double Model::work_scale(int rank, std::int64_t first_row, std::int64_t rows) const {
+  const auto ri = static_cast<std::size_t>(rank);
+  const double captured = captured_work_[ri];
+  return captured > 0 ? work_of_rows(first_row, rows) / captured
+                      : static_cast<double>(rows) / static_cast<double>(captured_rows_[ri]);
+}
+
+double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const {
+  if (plan.in_core) return 0;  // T_psi = 0 in core
   const DiskCosts& disk = nodes_[static_cast<std::size_t>(rank)].disk;
   double seconds = 0;
   for (int t = block.io_begin; t < block.io_end; ++t) {
     const IoTerm& term = io_terms_[static_cast<std::size_t>(t)];
-    const IclaPlan& plan = plans[static_cast<std::size_t>(term.variable)];
-    if (plan.in_core) continue;  // T_psi = 0 in core
     const std::int64_t bytes_per_row = variable_bytes_per_row_[static_cast<std::size_t>(term.variable)];
     const Sweep sweep{rows * bytes_per_row, plan.icla_rows * bytes_per_row, plan.chunks};
     const RankVariable& v = rank_variables_[static_cast<std::size_t>(rank * variables_ + term.variable)];
@@ -64,33 +67,73 @@ double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows,
 
 // §4.2.2: O->(q) includes reading the message from disk when it comes from
 // an out-of-core array.
-double Model::message_read_seconds(int rank, const Op& op, std::int64_t, std::span<const IclaPlan> plans) const {
-  if (op.from_variable < 0 || plans[static_cast<std::size_t>(op.from_variable)].in_core) return 0;
+double Model::message_read_seconds(int rank, const Op& op, const IclaPlan& plan) const {
+  if (op.from_variable < 0 || plan.in_core) return 0;
   const RankVariable& v = rank_variables_[static_cast<std::size_t>(rank * variables_ + op.from_variable)];
   return v.read_overhead_s + v.read_s_per_byte * static_cast<double>(op.bytes);
+}
+
+// The time `rank` spends on `op` by itself, waits left out.
+double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const {
+  switch (op.kind) {
+    case OpKind::block: {
+      const Block& block = blocks_[static_cast<std::size_t>(op.index)];
+      // T_gamma = T_Phi' + sum T_psi, summed over the section's stages: T_tau
+      return block.compute_s * scale + block_io_seconds(rank, block, rows, plan);
+    }
+    case OpKind::send:
+      return network_.send_overhead_s + message_read_seconds(rank, op, plan);  // O->(q)
+    case OpKind::recv:
+      return network_.recv_overhead_s;  // O<-(q)
+    case OpKind::collective:
+      return collective_cost_s_[static_cast<std::size_t>(op.index)];
+  }
+  return 0;
+}
+
+// The rank's own cost of each of its blocks and sends for `rows` rows from
+// `first_row`, kept in the workspace until its rows change.
+void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Workspace& ws) const {
+  const auto ri = static_cast<std::size_t>(rank);
+  ws.costed_rows[ri] = rows;
+  ws.costed_first[ri] = first_row;
+  ws.scale[ri] = work_scale(rank, first_row, rows);
+  ws.plans[ri] = plan_rank(rank, rows);
+  for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
+    const Op& op = ops_[static_cast<std::size_t>(i)];
+    if (op.kind == OpKind::block || op.kind == OpKind::send) {
+      ws.op_seconds[static_cast<std::size_t>(i)] = own_seconds(rank, op, rows, ws.scale[ri], ws.plans[ri]);
+    }
+  }
 }
 
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message
 // addressed to an empty rank goes on, in the same direction, to the next
 // rank that owns rows; an empty rank sends and receives nothing.
-void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
+void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const {
+  for (int r = 0, last = -1; r < ranks_; ++r) {
+    ws.owner_before[static_cast<std::size_t>(r)] = last;
+    if (rows[static_cast<std::size_t>(r)] > 0) last = r;
+  }
+  for (int r = ranks_ - 1, last = -1; r >= 0; --r) {
+    ws.owner_after[static_cast<std::size_t>(r)] = last;
+    if (rows[static_cast<std::size_t>(r)] > 0) last = r;
+  }
   ws.send_ends.clear();
   ws.recv_ends.clear();
   for (int r = 0; r < ranks_; ++r) {
     const bool empty = rows[static_cast<std::size_t>(r)] == 0;
-    ws.empty_key[static_cast<std::size_t>(r)] = empty;
+    routing.empty[static_cast<std::size_t>(r)] = empty;
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
       const Op& op = ops_[static_cast<std::size_t>(i)];
       if (op.kind != OpKind::send && op.kind != OpKind::recv) continue;
+      const auto to = static_cast<std::size_t>(op.index);
       int peer = -1;
-      if (!empty) {
-        peer = rows[static_cast<std::size_t>(op.index)] > 0
-                   ? op.index
-                   : next_rank_with_rows(rows, op.index, op.index > r ? 1 : -1);
-      }
-      ws.peer[static_cast<std::size_t>(i)] = peer;
+      if (!empty) peer = rows[to] > 0 ? op.index : op.index > r ? ws.owner_after[to] : ws.owner_before[to];
+      routing.peer[static_cast<std::size_t>(i)] = peer;
       if (peer < 0) continue;
       if (op.kind == OpKind::send) {
+        routing.transfer[static_cast<std::size_t>(i)] = network_.link(r, peer).seconds(static_cast<double>(op.bytes));
         ws.send_ends.push_back(MessageEnd{r, peer, op.tag, i});
       } else {
         ws.recv_ends.push_back(MessageEnd{peer, r, op.tag, i});
@@ -98,11 +141,34 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
     }
   }
   // Ends left unmatched by the rerouting are dropped, not waited for.
-  match_messages(ws.send_ends, ws.recv_ends, ws.partner);
-  ws.rerouted = true;
+  sort_by_channel(ws.send_ends, ranks_, ws.sort_scratch, ws.channel_counts);
+  sort_by_channel(ws.recv_ends, ranks_, ws.sort_scratch, ws.channel_counts);
+  match_sorted_messages(ws.send_ends, ws.recv_ends, routing.partner);
+  routing.built = true;
+}
+
+// The routing for the ranks of `rows` that own none: one of the two kept,
+// or rebuilt over the one used less recently.
+const MessageRouting& Model::routing_for(std::span<const std::int64_t> rows, Workspace& ws) const {
+  for (int k : {ws.last_routing, 1 - ws.last_routing}) {
+    MessageRouting& routing = ws.routings[static_cast<std::size_t>(k)];
+    bool same = routing.built;
+    for (int r = 0; same && r < ranks_; ++r) {
+      same = (routing.empty[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
+    }
+    if (same) {
+      ws.last_routing = k;
+      return routing;
+    }
+  }
+  ws.last_routing = 1 - ws.last_routing;
+  MessageRouting& routing = ws.routings[static_cast<std::size_t>(ws.last_routing)];
+  reroute(rows, ws, routing);
+  return routing;
 }
 
 double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline) const {
+  // The replayed intervals, for `mheta trace` only: never on the search's path.
   std::vector<ReplayEvent>* events = timeline && detail != nullptr ? &detail->timeline : nullptr;
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
@@ -110,97 +176,104 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
                                   op.kind == OpKind::collective ? op.index : -1});
   };
-  // Compute scaling (T_Phi' = T_Phi * W'/W) and ICLA plans, per rank.
+  // Each rank's own costs (§4.2.1), recomputed only for ranks whose rows
+  // (or, with row weights, first row) differ from the evaluation before.
+  const bool weighted = !row_weight_prefix_.empty();
   std::int64_t first = 0;
   bool any_empty = false;
+  bool emptiness_changed = false;
+  int lowest_changed = ranks_;
   for (int r = 0; r < ranks_; ++r) {
     const auto ri = static_cast<std::size_t>(r);
-    const double captured = captured_work_[ri];
-    ws.scale[ri] = captured > 0 ? work_of_rows(first, rows[ri]) / captured
-                                : static_cast<double>(rows[ri]) / static_cast<double>(captured_rows_[ri]);
-    plan_rank(r, rows[ri], std::span(ws.plans).subspan(ri * static_cast<std::size_t>(variables_),
-                                                       static_cast<std::size_t>(variables_)));
+    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) {
+      emptiness_changed = emptiness_changed || (ws.costed_rows[ri] <= 0) != (rows[ri] == 0);
+      lowest_changed = std::min(lowest_changed, r);
+      cost_rank(r, first, rows[ri], ws);
+    }
     first += rows[ri];
     any_empty = any_empty || rows[ri] == 0;
   }
   const int* partner = base_partner_.data();
+  const int* peer = nullptr;  // the profile's peers: no rank is skipped
+  const double* transfer = base_transfer_s_.data();
   if (any_empty) {
-    bool same = ws.rerouted;
-    for (int r = 0; same && r < ranks_; ++r) {
-      same = (ws.empty_key[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
-    }
-    if (!same) reroute(rows, ws);
-    partner = ws.partner.data();
+    const MessageRouting& routing = routing_for(rows, ws);
+    partner = routing.partner.data();
+    peer = routing.peer.data();
+    transfer = routing.transfer.data();
   }
 
-  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
-  std::copy(op_begin_.begin(), op_begin_.end() - 1, ws.pc.begin());
+  // In a pipeline the ranks below the lowest one whose costs changed keep
+  // their clocks and messages from the evaluation before, provided the
+  // same ranks own no rows (else messages went to other peers).
+  const int resume = forward_only_ && ws.replayed && !emptiness_changed && detail == nullptr ? lowest_changed : 0;
+  ws.replayed = false;  // until this replay completes
+  std::fill(ws.clock.begin() + resume, ws.clock.end(), 0.0);
+  std::copy(op_begin_.begin() + resume, op_begin_.end() - 1, ws.pc.begin() + resume);
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
-  std::fill(ws.arrival.begin(), ws.arrival.end(), -1.0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
 
-  // Replay: each pass runs every rank until it blocks on a message not yet
-  // sent or a collective not everyone has reached. Every op is executed
-  // once, so the cost is linear in ranks x sections plus blocked visits.
-  int finished = 0;
+  // Replay (§4.2.2): each pass runs every rank until it blocks on a message
+  // not yet sent or a collective not everyone has reached. Every op is
+  // executed once, so the cost is linear in ranks x sections plus blocked
+  // visits. A message has been sent once its sender's pc is past the send.
+  int finished = resume;
   while (finished < ranks_) {
     bool progress = false;
-    for (int r = 0; r < ranks_; ++r) {
+    for (int r = resume; r < ranks_; ++r) {
       const auto ri = static_cast<std::size_t>(r);
       const int end = op_begin_[ri + 1];
-      int& pc = ws.pc[ri];
+      // In registers while the rank runs: through the workspace, every
+      // store of an arrival time would reload the clock.
+      int pc = ws.pc[ri];
       if (pc == end) continue;
-      double& clock = ws.clock[ri];
+      double clock = ws.clock[ri];
       RankBreakdown* out = detail != nullptr ? &detail->ranks[ri] : nullptr;
-      const std::span<const IclaPlan> plans(ws.plans.data() + ri * static_cast<std::size_t>(variables_),
-                                            static_cast<std::size_t>(variables_));
       const bool empty = rows[ri] == 0;
       for (; pc < end; ++pc) {
-        const Op& op = ops_[static_cast<std::size_t>(pc)];
+        const auto i = static_cast<std::size_t>(pc);
+        const Op& op = ops_[i];
         bool blocked = false;
         switch (op.kind) {
           case OpKind::block: {
             if (empty) break;
-            const Block& block = blocks_[static_cast<std::size_t>(op.index)];
-            const double compute = block.compute_s * ws.scale[ri];
-            const double io = block_io_seconds(r, block, rows[ri], plans);
-            record(ReplayEvent::Kind::compute, r, op, clock, clock + compute);
-            record(ReplayEvent::Kind::io, r, op, clock + compute, clock + compute + io);
-            clock += compute + io;  // T_gamma = T_Phi + sum T_psi, summed over stages: T_tau
             if (out) {
+              const Block& block = blocks_[static_cast<std::size_t>(op.index)];
+              const double compute = block.compute_s * ws.scale[ri];
+              const double io = block_io_seconds(r, block, rows[ri], ws.plans[ri]);
               out->compute_s += compute;
               out->io_s += io;
+              record(ReplayEvent::Kind::compute, r, op, clock, clock + compute);
+              record(ReplayEvent::Kind::io, r, op, clock + compute, clock + compute + io);
             }
+            clock += ws.op_seconds[i];  // T_tau
             break;
           }
           case OpKind::send: {
-            const int peer = any_empty ? ws.peer[static_cast<std::size_t>(pc)] : op.index;
-            if (peer < 0) break;
-            const double disk = message_read_seconds(r, op, rows[ri], plans);
-            record(ReplayEvent::Kind::send, r, op, clock, clock + network_.send_overhead_s + disk, peer, pc);
-            clock += network_.send_overhead_s + disk;  // O->(q)
-            const Link link = any_empty ? network_.link(r, peer) : base_link_[static_cast<std::size_t>(pc)];
-            ws.arrival[static_cast<std::size_t>(pc)] = clock + link.seconds(static_cast<double>(op.bytes));
+            if (peer != nullptr && peer[i] < 0) break;
+            record(ReplayEvent::Kind::send, r, op, clock, clock + ws.op_seconds[i], peer != nullptr ? peer[i] : op.index,
+                   pc);
+            clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
+            ws.arrival[i] = clock + transfer[i];
             if (out) {
               out->comm_s += network_.send_overhead_s;
-              out->io_s += disk;
+              out->io_s += message_read_seconds(r, op, ws.plans[ri]);
             }
             break;
           }
           case OpKind::recv: {
             const int send = partner[pc];
-            if (send < 0 || (any_empty && ws.peer[static_cast<std::size_t>(pc)] < 0)) break;
-            const double arrival = ws.arrival[static_cast<std::size_t>(send)];
-            if (arrival < 0) {
+            if (send < 0 || (peer != nullptr && peer[i] < 0)) break;
+            const int sender = op_rank_[static_cast<std::size_t>(send)];
+            if ((sender == r ? pc : ws.pc[static_cast<std::size_t>(sender)]) <= send) {
               blocked = true;
               break;
             }
-            const double wait = std::max(0.0, arrival - clock);  // Eq 3 / Eq 4
-            const int from = any_empty ? ws.peer[static_cast<std::size_t>(pc)] : op.index;
-            record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, from, send);
-            record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, from, send);
-            clock += wait + network_.recv_overhead_s;                // O<-(q)
+            const double wait = std::max(0.0, ws.arrival[static_cast<std::size_t>(send)] - clock);  // Eq 3 / Eq 4
+            record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, sender, send);
+            record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, sender, send);
+            clock += wait + network_.recv_overhead_s;  // O<-(q)
             if (out) {
               out->wait_s += wait;
               out->comm_s += network_.recv_overhead_s;
@@ -235,6 +308,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
         if (blocked) break;
         progress = true;
       }
+      ws.pc[ri] = pc;
+      ws.clock[ri] = clock;
       if (pc == end) ++finished;
     }
     if (!progress && finished < ranks_) {
@@ -249,6 +324,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     }
   }
 
+  ws.replayed = true;
   double slowest = 0;
   int slowest_rank = 0;
   for (int r = 0; r < ranks_; ++r) {
@@ -263,9 +339,9 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
       RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
       b.rows = rows[static_cast<std::size_t>(r)];
       b.total_s = ws.clock[static_cast<std::size_t>(r)];
+      const IclaPlan& plan = ws.plans[static_cast<std::size_t>(r)];
+      if (plan.in_core) continue;
       for (int m = 0; m < variables_; ++m) {
-        const IclaPlan& plan = ws.plans[static_cast<std::size_t>(r * variables_ + m)];
-        if (plan.in_core) continue;
         ++b.out_of_core_variables;
         b.chunks = std::max(b.chunks, plan.chunks);
         b.icla_bytes += plan.icla_rows * variable_bytes_per_row_[static_cast<std::size_t>(m)];
@@ -290,14 +366,17 @@ double Model::iteration_seconds(std::span<const std::int64_t> rows, Workspace& w
 }
 
 Prediction Model::predict(std::span<const std::int64_t> rows) const {
-  check_rows(rows, ranks_, global_rows_);
   Workspace workspace(*this);
+  return predict(rows, workspace);
+}
+
+Prediction Model::predict(std::span<const std::int64_t> rows, Workspace& workspace) const {
+  check_rows(rows, ranks_, global_rows_);
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
   evaluate(rows, workspace, &prediction);
   prediction.iterations = iterations_;
   prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
-  require_finite(prediction);
   return prediction;
 }
 
@@ -314,33 +393,12 @@ Prediction Model::timeline(std::span<const std::int64_t> rows) const {
 
 double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t rows) const {
   if (rows <= 0) return 0;
-  const auto ri = static_cast<std::size_t>(rank);
-  // GBS calls this ~10^6 times per search: no allocation for common sizes.
-  InlineBuffer<IclaPlan> plan_buffer(static_cast<std::size_t>(variables_));
-  const std::span<IclaPlan> plans = plan_buffer.span();
-  plan_rank(rank, rows, plans);
-  const double captured = captured_work_[ri];
-  const double scale = captured > 0 ? work_of_rows(first_row, rows) / captured
-                                    : static_cast<double>(rows) / static_cast<double>(captured_rows_[ri]);
+  // GBS calls this ~10^5 times per search: constant work per op, no allocation.
+  const double scale = work_scale(rank, first_row, rows);
+  const IclaPlan plan = plan_rank(rank, rows);
   double seconds = 0;
-  for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
-    const Op& op = ops_[static_cast<std::size_t>(i)];
-    switch (op.kind) {
-      case OpKind::block: {
-        const Block& block = blocks_[static_cast<std::size_t>(op.index)];
-        seconds += block.compute_s * scale + block_io_seconds(rank, block, rows, plans);
-        break;
-      }
-      case OpKind::send:
-        seconds += network_.send_overhead_s + message_read_seconds(rank, op, rows, plans);
-        break;
-      case OpKind::recv:
-        seconds += network_.recv_overhead_s;
-        break;
-      case OpKind::collective:
-        seconds += collective_cost_s_[static_cast<std::size_t>(op.index)];
-        break;
-    }
+  for (int i = op_begin_[static_cast<std::size_t>(rank)]; i < op_begin_[static_cast<std::size_t>(rank) + 1]; ++i) {
+    seconds += own_seconds(rank, ops_[static_cast<std::size_t>(i)], rows, scale, plan);
   }
   return seconds;
 }

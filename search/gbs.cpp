@@ -13,35 +13,48 @@ namespace mheta::search {
 namespace {
 
 // The most rows in [lo, hi] that `rank`, starting at `first`, finishes
-// within `limit` under the per-rank model; lo when even lo does not.
+// within `limit` under the per-rank model; lo when even lo + 1 does not.
+// The busy time is non-decreasing in the rows, so the search gallops from
+// `hint` (the answer at a nearby limit) up or down, then bisects: a few
+// evaluations when the hint is close, as it is while the finish time
+// converges.
 std::int64_t rows_within(const model::Model& model, int rank, std::int64_t first, std::int64_t lo, std::int64_t hi,
-                         double limit) {
-  if (hi <= lo || model.rank_busy_seconds(rank, first, lo + 1) > limit) return lo;
-  std::int64_t ok = lo + 1;  // finishes within the limit
+                         double limit, std::int64_t hint) {
+  if (hi <= lo) return lo;
+  auto fits = [&](std::int64_t rows) { return model.rank_busy_seconds(rank, first, rows) <= limit; };
+  std::int64_t ok = lo;       // finishes within the limit (or the least it may own)
   std::int64_t bad = hi + 1;  // does not (or beyond the range)
-  // Galloping first: the answer is usually near the start when ranks are many.
-  for (std::int64_t step = 1; ok + step < bad; step *= 2) {
-    if (model.rank_busy_seconds(rank, first, ok + step) <= limit) {
+  const std::int64_t start = std::clamp(hint, lo + 1, hi);
+  if (fits(start)) {
+    ok = start;
+    for (std::int64_t step = 1; ok + step < bad; step *= 2) {
+      if (!fits(ok + step)) {
+        bad = ok + step;
+        break;
+      }
       ok += step;
-    } else {
-      bad = ok + step;
-      break;
+    }
+  } else {
+    bad = start;
+    for (std::int64_t step = 1; bad - step > ok; step *= 2) {
+      if (fits(bad - step)) {
+        ok = bad - step;
+        break;
+      }
+      bad -= step;
     }
   }
   while (bad - ok > 1) {
     const std::int64_t mid = ok + (bad - ok) / 2;
-    if (model.rank_busy_seconds(rank, first, mid) <= limit) {
-      ok = mid;
-    } else {
-      bad = mid;
-    }
+    (fits(mid) ? ok : bad) = mid;
   }
   return ok;
 }
 
 // Ranks take, in rank order, what they finish within `limit`, keeping the
 // minimum rows of the ranks after them. Covers the data when the sum of
-// `rows` reaches the total.
+// `rows` reaches the total. `rows` comes in holding each rank's answer at
+// a nearby limit, the starting point of its search.
 std::int64_t fill(const model::Model& model, const RowBounds& bounds, double limit, std::vector<std::int64_t>& rows) {
   const int n = bounds.ranks();
   std::int64_t reserve = 0;
@@ -51,7 +64,7 @@ std::int64_t fill(const model::Model& model, const RowBounds& bounds, double lim
     const auto i = static_cast<std::size_t>(r);
     reserve -= bounds.lo[i];
     const std::int64_t hi = std::min(bounds.hi[i], bounds.total - first - reserve);
-    rows[i] = rows_within(model, r, first, bounds.lo[i], std::max(hi, bounds.lo[i]), limit);
+    rows[i] = rows_within(model, r, first, bounds.lo[i], std::max(hi, bounds.lo[i]), limit, rows[i]);
     first += rows[i];
   }
   return first;
@@ -61,9 +74,9 @@ std::int64_t fill(const model::Model& model, const RowBounds& bounds, double lim
 
 CommonFinish common_finish_time(const model::Model& model, const RowBounds& bounds) {
   const int n = bounds.ranks();
-  std::vector<std::int64_t> rows(static_cast<std::size_t>(n));
   // An upper bound: the busiest rank of Blk, doubled until it covers.
   std::vector<std::int64_t> start = canonical_distribution(model, bounds, Canonical::blk).rows;
+  std::vector<std::int64_t> rows = start;  // where each rank's first search starts
   double hi = 0;
   std::int64_t first = 0;
   for (int r = 0; r < n; ++r) {
@@ -157,6 +170,50 @@ Candidates candidates(const model::Prediction& p, const std::vector<std::int64_t
   return c;
 }
 
+// A lower bound on the predicted time of `current` with rows moved from one
+// rank to another, without a replay: no rank finishes before its own busy
+// time (compute, I/O, message overheads: waits only add to it) when every
+// rank owns rows, so that every message is sent and received. Ranks other
+// than the two keep the busy time of the prediction of `current`; those
+// between them are left out, since with row weights their work moves too.
+class MoveBound {
+ public:
+  MoveBound(const model::Model& model, const model::Prediction& p, const std::vector<std::int64_t>& current)
+      : model_(model), current_(current) {
+    const std::size_t n = current.size();
+    below_.assign(n + 1, 0.0);
+    above_.assign(n + 1, 0.0);
+    first_.assign(n, 0);
+    for (std::size_t r = 0; r < n; ++r) {
+      const double busy = p.ranks[r].total_s - p.ranks[r].wait_s;
+      below_[r + 1] = std::max(below_[r], busy);
+      empty_ += current[r] == 0 ? 1 : 0;
+      if (r > 0) first_[r] = first_[r - 1] + current[r - 1];
+    }
+    for (std::size_t r = n; r-- > 0;) above_[r] = std::max(above_[r + 1], p.ranks[r].total_s - p.ranks[r].wait_s);
+  }
+
+  // 0 when some rank would own no rows (no bound then).
+  double operator()(int donor, int receiver, std::int64_t amount) const {
+    const auto d = static_cast<std::size_t>(donor);
+    const auto j = static_cast<std::size_t>(receiver);
+    if (empty_ - (current_[j] == 0 ? 1 : 0) + (current_[d] == amount ? 1 : 0) > 0) return 0;
+    const std::int64_t donor_first = first_[d] + (j < d ? amount : 0);
+    const std::int64_t receiver_first = first_[j] - (d < j ? amount : 0);
+    return std::max({below_[std::min(d, j)], above_[std::max(d, j) + 1],
+                     model_.rank_busy_seconds(donor, donor_first, current_[d] - amount),
+                     model_.rank_busy_seconds(receiver, receiver_first, current_[j] + amount)});
+  }
+
+ private:
+  const model::Model& model_;
+  const std::vector<std::int64_t>& current_;
+  std::vector<double> below_;  // [k]: the most busy of ranks < k
+  std::vector<double> above_;  // [k]: the most busy of ranks >= k
+  std::vector<std::int64_t> first_;
+  int empty_ = 0;
+};
+
 // Step 3: local search under the full model from `start`. Returns the
 // number of moves kept; the best distribution is in the objective.
 int refine(Objective& objective, std::vector<std::int64_t> current) {
@@ -174,6 +231,7 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
   while (step >= 1) {
     const model::Prediction p = objective.predict(current);
     const Candidates c = candidates(p, current, bounds);
+    const MoveBound bound(model, p, current);
     const std::vector<int>& donors = c.donors;
     const std::vector<int>& receivers = c.receivers;
     double best_s = current_s;
@@ -191,6 +249,8 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
       const auto ji = static_cast<std::size_t>(j);
       amount = std::min({amount, current[di] - bounds.lo[di], bounds.hi[ji] - current[ji]});
       if (amount <= 0) return;
+      // Cannot beat the best of the round (rounding aside): no replay.
+      if (bound(d, j, amount) * (1 - 1e-9) >= best_s * (1 - 1e-12)) return;
       candidate = current;
       candidate[di] -= amount;
       candidate[ji] += amount;

@@ -31,7 +31,7 @@ double Objective::operator()(std::span<const std::int64_t> rows) {
 }
 
 model::Prediction Objective::predict(std::span<const std::int64_t> rows) {
-  model::Prediction p = model_.predict(rows);
+  model::Prediction p = model_.predict(rows, workspace_);
   record(rows, p.iteration_s);
   return p;
 }

@@ -29,7 +29,7 @@ class Objective {
 
   // Predicted seconds per iteration; +infinity outside the bounds.
   double operator()(std::span<const std::int64_t> rows);
-  // The same evaluation with every rank's breakdown (slower: allocates).
+  // The same evaluation with every rank's breakdown (slower: allocates the breakdown).
   model::Prediction predict(std::span<const std::int64_t> rows);
 
   // Counts another objective's evaluations as ours and takes its best.

@@ -72,5 +72,26 @@ TEST(IclaPolicy, HugeArraysDoNotOverflow) {
   EXPECT_EQ(plans[0].icla_rows, 8);
 }
 
+TEST(IclaPolicy, EqualRowsPlanIsWhatEveryVariableGets) {
+  // The model plans a rank's variables at once (they share its rows); the
+  // result must be the plan io/ gives each variable.
+  const std::vector<std::int64_t> widths{1000, 2000, 24};
+  const std::uint64_t row_bytes = 3024;
+  for (std::uint64_t budget : {10ull, 30'000ull, 302'400ull, 302'399ull, 1ull << 33}) {
+    for (std::int64_t rows : {0ll, 1ll, 7ll, 99ll, 100ll, 101ll, 1ll << 40}) {
+      for (IclaOptions options : {IclaOptions{false, 1}, IclaOptions{false, 2}, IclaOptions{true, 1}}) {
+        std::vector<VariableDemand> demands;
+        for (std::int64_t w : widths) demands.push_back({rows, w});
+        const IclaPlan together = plan_equal_rows(budget, row_bytes, rows, options);
+        for (const IclaPlan& each : plan(budget, demands, options)) {
+          EXPECT_EQ(together.in_core, each.in_core) << budget << " " << rows;
+          EXPECT_EQ(together.icla_rows, each.icla_rows) << budget << " " << rows;
+          EXPECT_EQ(together.chunks, each.chunks) << budget << " " << rows;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mheta::model

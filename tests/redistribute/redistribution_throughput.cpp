@@ -1,5 +1,8 @@
-// redistribution_throughput DIR MIB: the redistribution's throughput beside
-// a plain sequential write of the same bytes on the same disk, in one run.
+// redistribution_throughput DIR MIB [most]: the redistribution's throughput
+// beside a plain sequential write of the same bytes on the same disk, in
+// one run. The move goes from Blk to shares 1, 2, ..., ranks, or with `most`
+// to rank 0 holding all but a 1/(10 ranks) share per other rank, which moves
+// most rows (with 2 ranks, 45%: the most any GEN_BLOCK move can).
 // Every rank makes its block of one variable (MIB MiB in all, 4 KiB rows)
 // under Blk; then, timed from a barrier to the slowest rank:
 //   sequential    each rank writes the bytes of its block under the new
@@ -19,6 +22,7 @@
 #include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "io/local_array.hpp"
@@ -49,8 +53,9 @@ int main(int argc, char** argv) {
   int size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc != 3) {
-    if (rank == 0) std::cerr << "usage: redistribution_throughput DIR MIB\n";
+  const bool most = argc == 4 && std::string(argv[3]) == "most";
+  if (argc != 3 && !most) {
+    if (rank == 0) std::cerr << "usage: redistribution_throughput DIR MIB [most]\n";
     MPI_Finalize();
     return 2;
   }
@@ -61,8 +66,9 @@ int main(int argc, char** argv) {
   // Uneven shares 1, 2, ..., size: most rows change owner.
   mheta::model::GenBlock to{std::vector<std::int64_t>(static_cast<std::size_t>(size))};
   std::int64_t given = 0;
-  for (int r = 0; r < size; ++r) {
-    to.rows[static_cast<std::size_t>(r)] = r + 1 == size ? rows - given : rows * (r + 1) / (size * (size + 1) / 2);
+  for (int r = size - 1; r >= 0; --r) {
+    const std::int64_t share = most ? rows / (10 * size) : rows * (r + 1) / (size * (size + 1) / 2);
+    to.rows[static_cast<std::size_t>(r)] = r == 0 ? rows - given : share;
     given += to.rows[static_cast<std::size_t>(r)];
   }
   if (rank == 0) std::filesystem::remove_all(dir);
@@ -122,6 +128,7 @@ int main(int argc, char** argv) {
   const double bytes = static_cast<double>(rows * kRowBytes);
   if (rank == 0) {
     std::cout << nlohmann::json{{"ranks", size},
+                                {"move", most ? "most rows" : "shares 1:2:...:ranks"},
                                 {"bytes", rows * kRowBytes},
                                 {"bytes_moved_between_ranks", stats.bytes_moved},
                                 {"rounds", kRounds},

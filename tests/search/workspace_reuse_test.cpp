@@ -1,0 +1,66 @@
+// The model keeps each rank's costs in the workspace between evaluations
+// and, in pipelines, the replay of the ranks below the first one that
+// changed. A search's sequence of distributions must give exactly the times
+// a fresh workspace gives.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "model/model.hpp"
+#include "search/synthetic_instance.hpp"
+
+namespace mheta::search {
+namespace {
+
+// Random moves of a few rows or many, between near or far ranks, emptying
+// ranks and filling them again, as GBS and the baselines move.
+void expect_reuse_is_exact(const model::Model& model, std::mt19937_64& random) {
+  std::vector<std::int64_t> rows = model.instrumented_rows();
+  const int n = model.ranks();
+  std::uniform_int_distribution<int> rank(0, n - 1);
+  model::Workspace reused(model);
+  for (int k = 0; k < 400; ++k) {
+    std::vector<std::int64_t> next = rows;
+    const int from = rank(random);
+    const int to = random() % 3 == 0 ? std::min(n - 1, from + 1) : rank(random);
+    const std::int64_t amount = random() % 4 == 0 ? next[static_cast<std::size_t>(from)]
+                                                  : std::min<std::int64_t>(next[static_cast<std::size_t>(from)], random() % 40);
+    next[static_cast<std::size_t>(from)] -= amount;
+    next[static_cast<std::size_t>(to)] += amount;
+    model::Workspace fresh(model);
+    const double expected = model.iteration_seconds(next, fresh);
+    // Both ways a search evaluates: the time alone, or with the breakdown.
+    const double t = k % 5 == 0 ? model.predict(next, reused).iteration_s : model.iteration_seconds(next, reused);
+    ASSERT_EQ(t, expected) << "step " << k;
+    // Keep most moves, so the distributions wander; go back on some.
+    if (random() % 4 != 0) rows = next;
+  }
+}
+
+TEST(WorkspaceReuse, EveryPatternGivesTheTimesOfAFreshWorkspace) {
+  std::mt19937_64 random(11);
+  for (Pattern p : {Pattern::neighbour, Pattern::pipelined, Pattern::reduction}) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const Instance i = random_instance(random, 9, 900, p);
+      const model::Model m(i.profile, i.cluster);
+      SCOPED_TRACE(i.description);
+      expect_reuse_is_exact(m, random);
+    }
+  }
+}
+
+TEST(WorkspaceReuse, RowWeightsMoveTheWorkOfTheRanksBetween) {
+  // With weights, moving rows from rank a to rank b changes the work of
+  // every rank between them, not only theirs.
+  std::mt19937_64 random(5);
+  for (Pattern p : {Pattern::pipelined, Pattern::neighbour}) {
+    Instance i = random_instance(random, 7, 700, p);
+    std::uniform_real_distribution<double> weight(0.1, 3.0);
+    for (int r = 0; r < 700; ++r) i.profile.row_weights.push_back(weight(random));
+    const model::Model m(i.profile, i.cluster);
+    expect_reuse_is_exact(m, random);
+  }
+}
+
+}  // namespace
+}  // namespace mheta::search
