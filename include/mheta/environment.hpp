@@ -51,7 +51,7 @@ struct Variable {
 };
 
 // The list, for the documentation check and `mheta run`.
-inline constexpr std::array<Variable, 18> kAll = {{
+inline constexpr auto kAll = std::to_array<Variable>({
     {kCapture, kDefaultCapture},
     {kCaptureIteration, "2"},
     {kProfile, kDefaultProfile},
@@ -72,6 +72,6 @@ inline constexpr std::array<Variable, 18> kAll = {{
     {kRedistributeKill, ""},
     {kRedistributeFill, ""},
     {kRedistributeFillFile, ""},
-}};
+});
 
 }  // namespace mheta::env
