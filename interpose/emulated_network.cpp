@@ -63,7 +63,8 @@ std::vector<NodeLinks> parse_node_links(const model::JsonFields& f, const model:
     reject_unknown_keys(f, list[i], path, {"rank", "latency_us", "bandwidth_MBps"});
     const int node = node_index(f, f.member(list[i], "rank", path), model::field_path(path, "rank"), nodes);
     for (const NodeLinks& seen : out) {
-      if (seen.node == node) f.fail(model::field_path(path, "rank"), "node " + std::to_string(node) + " is given twice");
+      if (seen.node == node)
+        f.fail(model::field_path(path, "rank"), "node " + std::to_string(node) + " is given twice");
     }
     out.push_back({node, link_change(f, list[i], path)});
   }
@@ -139,8 +140,7 @@ Network parse_network(const model::JsonFields& f, const model::Json& block, int 
   Network network;
   network.nodes = nodes;
   network.base.latency_s = latency_s(f, f.member(block, "latency_us", "network"), "network.latency_us");
-  network.base.bandwidth_Bps =
-      bandwidth_Bps(f, f.member(block, "bandwidth_MBps", "network"), "network.bandwidth_MBps");
+  network.base.bandwidth_Bps = bandwidth_Bps(f, f.member(block, "bandwidth_MBps", "network"), "network.bandwidth_MBps");
   if (f.optional_member(block, "ranks", "network")) {
     network.ranks = parse_node_links(f, f.array(block, "ranks", "network"), nodes);
   }

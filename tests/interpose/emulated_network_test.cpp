@@ -124,14 +124,12 @@ TEST(EmulatedNetwork, MalformedBlocksNameTheFileAndTheField) {
   EXPECT_TRUE(names(error_of(R"({"latency_us": -1, "bandwidth_MBps": 100})"), "network.latency_us"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": 50, "bandwidth_MBps": 0})"), "network.bandwidth_MBps"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": "50", "bandwidth_MBps": 100})"), "network.latency_us"));
-  EXPECT_TRUE(names(error_of(R"({"latency_ms": 50, "latency_us": 50, "bandwidth_MBps": 100})"),
-                    "network.latency_ms"));
+  EXPECT_TRUE(names(error_of(R"({"latency_ms": 50, "latency_us": 50, "bandwidth_MBps": 100})"), "network.latency_ms"));
   EXPECT_TRUE(names(error_of("[50, 100]"), "network"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": {"rank": 0}})"), "network.ranks"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": [{"rank": 4, "latency_us": 1}]})"),
                     "network.ranks[0].rank"));
-  EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": [{"rank": 1}]})"),
-                    "network.ranks[0]"));
+  EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": [{"rank": 1}]})"), "network.ranks[0]"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1,
                                  "ranks": [{"rank": 1, "latency_us": 1}, {"rank": 1, "latency_us": 2}]})"),
                     "network.ranks[1].rank"));
@@ -140,8 +138,9 @@ TEST(EmulatedNetwork, MalformedBlocksNameTheFileAndTheField) {
                     "network.ranks[0].bandwidth_MBps"));
   EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "pairs": [{"between": [1], "latency_us": 1}]})"),
                     "network.pairs[0].between"));
-  EXPECT_TRUE(names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "pairs": [{"between": [2, 2], "latency_us": 1}]})"),
-                    "network.pairs[0].between"));
+  EXPECT_TRUE(
+      names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "pairs": [{"between": [2, 2], "latency_us": 1}]})"),
+            "network.pairs[0].between"));
   EXPECT_TRUE(
       names(error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "pairs": [{"between": [0, 1.5], "latency_us": 1}]})"),
             "network.pairs[0].between[1]"));
@@ -153,7 +152,8 @@ TEST(EmulatedNetwork, MalformedBlocksNameTheFileAndTheField) {
 }
 
 TEST(EmulatedNetwork, AnErrorIsOneLine) {
-  const std::string error = error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": [{"rank": 9, "latency_us": 1}]})");
+  const std::string error =
+      error_of(R"({"latency_us": 5, "bandwidth_MBps": 1, "ranks": [{"rank": 9, "latency_us": 1}]})");
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   EXPECT_NE(error.find("4 nodes"), std::string::npos) << error;
 }
