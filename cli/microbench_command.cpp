@@ -1,5 +1,6 @@
-// mheta microbench -n N [-o cluster.json] [--budget S] ...: runs the MPI
-// program mheta-microbench under mpiexec and passes its exit code on.
+// mheta microbench -n N [-o cluster.json] [--budget S] [--emulate P] [--clock virtual|wall] ...:
+// runs the MPI program mheta-microbench under mpiexec, or under `mheta run`
+// when it is to measure an emulated cluster, and passes its exit code on.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "cli/child_process.hpp"
+#include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
 #include "cli/exit_codes.hpp"
@@ -34,6 +37,8 @@ struct MicrobenchOptions {
   std::optional<std::int64_t> disk_file_bytes;
   std::string mpiexec;
   std::string program;
+  std::string emulate;
+  std::string clock;
 };
 
 // mheta-microbench beside mheta, else on the PATH.
@@ -42,14 +47,33 @@ std::string find_program() {
   return found.empty() ? "mheta-microbench" : found.string();
 }
 
+// The launcher and its arguments up to the program: mpiexec, or, to measure
+// an emulated cluster, `mheta run` (which preloads the interposer) with
+// capture off, as `mheta validate` measures its cluster.
+std::vector<std::string> launcher(const MicrobenchOptions& o, const std::string& mpiexec) {
+  if (o.emulate.empty() && o.clock.empty()) return {mpiexec, "-n", std::to_string(o.ranks)};
+  if (!o.mpiexec.empty()) setenv("MHETA_MPIEXEC", o.mpiexec.c_str(), 1);
+  std::vector<std::string> args = {self_executable().string(), "run", "-n", std::to_string(o.ranks)};
+  args.insert(args.end(), {"--capture", "off"});
+  if (!o.emulate.empty()) args.insert(args.end(), {"--emulate", o.emulate});
+  if (!o.clock.empty()) args.insert(args.end(), {"--clock", o.clock});
+  args.emplace_back("--");
+  return args;
+}
+
 int run_microbench(const MicrobenchOptions& o) {
+  if (!is_clock_mode(o.clock)) {
+    std::cerr << "mheta microbench: " << clock_usage(o.clock) << "\n";
+    return kExitUsage;
+  }
   std::string mpiexec = o.mpiexec;
   if (mpiexec.empty()) {
     const char* from_env = std::getenv("MHETA_MPIEXEC");
     mpiexec = from_env != nullptr && *from_env != '\0' ? from_env : "mpiexec";
   }
-  std::vector<std::string> args = {
-      mpiexec, "-n", std::to_string(o.ranks), o.program.empty() ? find_program() : o.program, "-o", o.output};
+  const std::string program = o.program.empty() ? find_program() : o.program;
+  std::vector<std::string> args = launcher(o, mpiexec);
+  args.insert(args.end(), {program, "-o", o.output});
   auto forward = [&](const char* flag, const auto& value) {
     if (value) {
       args.emplace_back(flag);
@@ -72,7 +96,7 @@ int run_microbench(const MicrobenchOptions& o) {
   argv.push_back(nullptr);
   pid_t pid = 0;
   if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ); rc != 0) {
-    std::cerr << "mheta microbench: cannot run " << mpiexec << ": " << std::strerror(rc)
+    std::cerr << "mheta microbench: cannot run " << args[0] << ": " << std::strerror(rc)
               << " (set --mpiexec or MHETA_MPIEXEC)\n";
     return kExitProgramFailed;
   }
@@ -84,10 +108,10 @@ int run_microbench(const MicrobenchOptions& o) {
     // The program's own documented failures (usage, bad input, unwritable
     // output) keep their meaning; anything else is the program failing.
     if (code == kExitOk || code == kExitUsage || code == kExitBadInput || code == kExitCannotWrite) return code;
-    std::cerr << "mheta microbench: " << args[0] << " " << args[3] << " exited with status " << code << "\n";
+    std::cerr << "mheta microbench: " << args[0] << " " << program << " exited with status " << code << "\n";
     return kExitProgramFailed;
   }
-  std::cerr << "mheta microbench: " << args[3] << " was killed by signal " << WTERMSIG(status) << "\n";
+  std::cerr << "mheta microbench: " << program << " was killed by signal " << WTERMSIG(status) << "\n";
   return kExitProgramFailed;
 }
 
@@ -105,6 +129,10 @@ void add_microbench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--disk-file-bytes", o->disk_file_bytes, "Size of each rank's scratch file");
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher (default: $MHETA_MPIEXEC, else mpiexec)");
   cmd->add_option("--program", o->program, "The mheta-microbench program (default: found beside mheta)");
+  cmd->add_option("--emulate", o->emulate,
+                  "Measure an emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file (runs under "
+                  "mheta run)");
+  add_clock_option(*cmd, o->clock);
   cmd->callback(
       [o, &exit_code] { exit_code = run_reporting_errors("microbench", [&] { return run_microbench(*o); }); });
 }

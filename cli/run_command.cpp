@@ -1,4 +1,4 @@
-// mheta run -n N [--emulate PRESET|FILE] [--capture MODE] [--rows R] [--dist FILE]
+// mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
 //           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin] -- ./prog args
 //
 // Runs an unmodified MPI program under mpiexec with libmheta-interpose.so
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/sibling_file.hpp"
@@ -35,6 +36,7 @@ namespace fs = std::filesystem;
 struct RunOptions {
   int ranks = 0;
   std::string emulate;
+  std::string clock;
   std::string wait;
   std::string capture;
   std::int64_t capture_iteration = 0;
@@ -101,6 +103,7 @@ int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after --");
   check_capture_mode(o.capture);
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
+  if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
   if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem
   if (!o.dist.empty()) {
     const model::GenBlock dist = model::read_gen_block(o.dist);
@@ -127,6 +130,7 @@ int run_program(const RunOptions& o) {
   set("MHETA_EMULATE",
       o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
   set("MHETA_WAIT", o.wait);
+  set("MHETA_CLOCK", o.clock);
   set("MHETA_CAPTURE", o.capture);
   set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
   set("MHETA_ROWS", o.rows > 0 ? std::to_string(o.rows) : "");
@@ -180,6 +184,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
   cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
+  add_clock_option(*cmd, o->clock);
   cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
   cmd->add_option("--capture", o->capture,
                   "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
