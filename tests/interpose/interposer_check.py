@@ -334,6 +334,9 @@ def cmd_run_errors(args):
         bad_json = os.path.join(tmp, "bad.json")
         with open(bad_json, "w") as f:
             f.write('{"format": "mheta-emulation/1", "ranks": [{"cpu_factor": "fast"}]}')
+        bad_network = os.path.join(tmp, "bad-network.json")
+        with open(bad_network, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": [{}], "network": {"latency_us": 50, "bandwidth_MBps": 0}}')
         truncated = os.path.join(tmp, "truncated.json")
         with open(truncated, "w") as f:
             f.write('{"format": "mheta-emulation/1", "ranks": [')
@@ -341,6 +344,8 @@ def cmd_run_errors(args):
             (["--emulate", "HY3"], 3, "HY3"),
             (["--emulate", bad_json], 3, "cpu_factor"),
             (["--emulate", truncated], 3, truncated),
+            (["--emulate", bad_network], 3, "network.bandwidth_MBps"),
+            (["--clock", "sundial"], 2, "--clock sundial"),
             (["--profile", os.path.join(tmp, "missing", "p.json")], 4, "does not exist"),
             (["--capture", "sometimes"], 2, "--capture"),
             (["--wait", "nap"], 2, "--wait"),
@@ -374,6 +379,17 @@ def cmd_run_errors(args):
             for words in ("MHETA_EMULATE", "cannot write the profile"):
                 if words not in result.stderr:
                     fail("no warning about '%s' on stderr: %s" % (words, result.stderr))
+        # A malformed network block and an unknown clock: one line each a
+        # rank, naming the cause, and the program's results as without them.
+        result = run([args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_EMULATE", bad_network,
+                      "-genv", "MHETA_CLOCK", "sundial", "-genv", "MHETA_CAPTURE", "off"] + mpi_program, check=False)
+        if result.returncode != 0 or result.stdout != expected:
+            fail("the program failed or changed under a bad network or clock: %s\n%s" % (result.stdout, result.stderr))
+        if args.program:
+            for words in ("network.bandwidth_MBps", "MHETA_CLOCK=sundial"):
+                lines = [line for line in result.stderr.splitlines() if words in line]
+                if len(lines) != 2:
+                    fail("expected one line naming '%s' from each of the 2 ranks: %s" % (words, result.stderr))
         print("ok: %d bad settings rejected before the program started" % len(cases))
 
 
