@@ -78,6 +78,22 @@ void read_positive(int rank, const char* name, const char* otherwise, std::int64
   }
 }
 
+// After MHETA_EMULATE: the virtual clock is the default when emulating.
+void read_clock_mode(int rank, Settings& s) {
+  s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
+  const char* clock = env("MHETA_CLOCK");
+  if (clock == nullptr) return;
+  const std::string_view mode(clock);
+  if (mode == "virtual") {
+    s.clock = ClockMode::virtual_time;
+  } else if (mode == "wall") {
+    s.clock = ClockMode::wall;
+  } else {
+    s.clock = ClockMode::wall;
+    warn(rank, "MHETA_CLOCK=" + std::string(mode) + " is not virtual or wall; using the wall clock");
+  }
+}
+
 }  // namespace
 
 Settings read_settings(int rank) {
@@ -107,6 +123,7 @@ Settings read_settings(int rank) {
       warn(rank, std::string("MHETA_WAIT=") + w + " is not sleep or spin; ignored");
     }
   }
+  read_clock_mode(rank, s);
   return s;
 }
 
