@@ -5,7 +5,7 @@
 // times is timestamp_transport.hpp's, the wiring dispatch.cpp's.
 #include <cstdint>
 
-#include "interpose/emulation_config.hpp"
+#include "interpose/emulated_network.hpp"
 #include "model/collective.hpp"
 
 namespace mheta::interpose {
