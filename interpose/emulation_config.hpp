@@ -18,13 +18,6 @@ inline constexpr std::string_view kEmulationFormat = "mheta-emulation/1";
 
 enum class WaitMode { spin, sleep };
 
-// A link of the emulated network (Hockney): a message of n bytes takes
-// latency_s + n / bandwidth_Bps.
-struct Link {
-  double latency_s;
-  double bandwidth_Bps;
-};
-
 struct RankEmulation {
   double cpu_factor = 1;                      // compute between MPI calls takes this many times as long (>= 1)
   double io_factor = 1;                       // MPI-IO takes this many times as long (>= 1)
