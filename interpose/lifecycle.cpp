@@ -100,6 +100,25 @@ extern "C" MHETA_EXPORT void mheta_iteration(void) {
   if (!guard.nested()) Runtime::get().mark_iteration();
 }
 
+// Under the virtual clock a program that times itself sees virtual time:
+// the compute up to the call moves the clock first. Otherwise (and for calls
+// the MPI library makes from inside another MPI call) MPICH's.
+extern "C" MHETA_EXPORT double MPI_Wtime(void) {
+  if (!mheta::interpose::engaged()) return PMPI_Wtime();
+  const ReentryGuard guard;
+  Runtime& rt = Runtime::get();
+  if (guard.nested() || !rt.clock().on()) return PMPI_Wtime();
+  rt.enter();
+  rt.leave();
+  return rt.clock().now();
+}
+
+extern "C" MHETA_EXPORT double MPI_Wtick(void) {
+  if (!mheta::interpose::engaged()) return PMPI_Wtick();
+  Runtime& rt = Runtime::get();
+  return rt.clock().on() ? mheta::interpose::VirtualClock::kTick : PMPI_Wtick();
+}
+
 extern "C" MHETA_EXPORT void mheta_stage_begin(const char* /*name*/) {
   if (!mheta::interpose::engaged()) return;
   Runtime& rt = Runtime::get();

@@ -71,7 +71,20 @@ void Runtime::start(int thread_level) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
   settings_ = read_settings(rank_);
-  if (settings_.emulation) {
+  if (settings_.clock == ClockMode::virtual_time) {
+    // Virtual time needs no dilation: CPU time does not grow with
+    // oversubscription, and nothing is slept. Without an emulation every
+    // factor is 1 and the network is the machine's.
+    const RankEmulation mine = settings_.emulation ? settings_.emulation->for_rank(rank_, size_) : RankEmulation{};
+    emulator_.configure(mine, 1);
+    VirtualClockService::Network network;
+    if (settings_.emulation && settings_.emulation->network) {
+      network = [net = *settings_.emulation->network, size = size_](int from, int to) {
+        return net.link(from, to, size);
+      };
+    }
+    clock_.start(mine, std::move(network), settings_.wait == WaitMode::sleep);
+  } else if (settings_.emulation) {
     emulator_.configure(settings_.emulation->for_rank(rank_, size_),
                         settings_.emulation->dilation.value_or(automatic_dilation()));
   }
@@ -123,7 +136,11 @@ thread_local double t_exit_cpu = -1;
 double Runtime::enter() {
   double t = now_s();
   double compute = t - last_exit_;
-  if (emulator_.active()) {
+  if (clock_.on()) {
+    // Virtual time: the section counts its CPU time times the CPU factor,
+    // and lasts no longer than it did.
+    compute = clock_.compute(t_exit_cpu < 0 ? 0 : thread_cpu_s() - t_exit_cpu);
+  } else if (emulator_.active()) {
     // Emulated: the section lasts, and counts, its dilated CPU time.
     const double cpu = t_exit_cpu < 0 ? 0 : thread_cpu_s() - t_exit_cpu;
     compute = emulator_.stretch_compute(cpu, compute);
@@ -244,6 +261,7 @@ void Runtime::end_capture(bool collective_point) {
   release_out_of_core();
   phase_ = Phase::done;
   captured_ = true;
+  capture_virtual_ = clock_.on();
   set_engaged();
   if (collective_point) write_profile_collectively();
 }
@@ -257,6 +275,7 @@ void Runtime::write_profile_collectively() {
   record.sections = timeline_.sections();
   record.variables = variables_;
   record.iterations = boundaries_;
+  record.virtual_clock = captured_ ? capture_virtual_ : clock_.on();
   gather_and_write_profile(comm_, record, settings_);
   leave();  // waiting for the other ranks and writing is no compute of the program
 }
@@ -266,6 +285,7 @@ void Runtime::finish() {
     if (!written_) write_profile_collectively();
     PMPI_Comm_free(&comm_);
   }
+  clock_.finish();
   phase_ = Phase::done;
   g_engaged.store(false, std::memory_order_relaxed);
 }

@@ -17,6 +17,7 @@
 #include "interpose/settings.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/variable_name.hpp"
+#include "interpose/virtual_clock.hpp"
 
 namespace mheta::interpose {
 
@@ -62,6 +63,7 @@ class Runtime {
   bool capturing() const { return phase_ == Phase::capturing; }
   const Settings& settings() const { return settings_; }
   Emulator& emulator() { return emulator_; }
+  VirtualClockService& clock() { return clock_; }
   int world_rank() const { return rank_; }
   int world_size() const { return size_; }
 
@@ -114,6 +116,7 @@ class Runtime {
   std::mutex mutex_;
   Settings settings_;
   Emulator emulator_;
+  VirtualClockService clock_;
   Phase phase_ = Phase::done;
   int rank_ = 0;
   int size_ = 1;
@@ -137,6 +140,7 @@ class Runtime {
   bool agreement_done_ = false;          // the ranks agreed on a capture, or to stop detecting
   std::int64_t last_message_call_ = -1;  // detector_.calls() at the last point-to-point message
   bool captured_ = false;                // a whole iteration is in timeline_
+  bool capture_virtual_ = false;         // ... timed by the virtual clock
   bool written_ = false;
 };
 
