@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <initializer_list>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace mheta::interpose {
 
@@ -78,20 +81,21 @@ void read_positive(int rank, const char* name, const char* otherwise, std::int64
   }
 }
 
-// After MHETA_EMULATE: the virtual clock is the default when emulating.
-void read_clock_mode(int rank, Settings& s) {
-  s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
-  const char* clock = env("MHETA_CLOCK");
-  if (clock == nullptr) return;
-  const std::string_view mode(clock);
-  if (mode == "virtual") {
-    s.clock = ClockMode::virtual_time;
-  } else if (mode == "wall") {
-    s.clock = ClockMode::wall;
-  } else {
-    s.clock = ClockMode::wall;
-    warn(rank, "MHETA_CLOCK=" + std::string(mode) + " is not virtual or wall; using the wall clock");
+// One of a few named values of the variable `name`: nothing when it is
+// unset, and when it is none of them (warned about, saying `otherwise`).
+template <typename Value>
+std::optional<Value> read_choice(int rank, const char* name,
+                                 std::initializer_list<std::pair<std::string_view, Value>> choices,
+                                 const char* otherwise) {
+  const char* text = env(name);
+  if (text == nullptr) return std::nullopt;
+  std::string names;
+  for (const auto& [choice, value] : choices) {
+    if (choice == text) return value;
+    names += (names.empty() ? "" : " or ") + std::string(choice);
   }
+  warn(rank, std::string(name) + "=" + text + " is not " + names + "; " + otherwise);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -113,17 +117,17 @@ Settings read_settings(int rank) {
       warn(rank, std::string("MHETA_EMULATE: ") + error.what() + "; running without emulation");
     }
   }
-  if (const char* w = env("MHETA_WAIT")) {
-    const std::string_view mode(w);
-    if (mode == "sleep") {
-      s.wait = WaitMode::sleep;
-    } else if (mode == "spin") {
-      s.wait = WaitMode::spin;
-    } else {
-      warn(rank, std::string("MHETA_WAIT=") + w + " is not sleep or spin; ignored");
-    }
+  if (const auto wait =
+          read_choice(rank, "MHETA_WAIT", {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
+    s.wait = *wait;
   }
-  read_clock_mode(rank, s);
+  // The virtual clock is the default when emulating; an unknown clock is the wall.
+  s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
+  if (env("MHETA_CLOCK") != nullptr) {
+    s.clock = read_choice(rank, "MHETA_CLOCK", {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
+                          "using the wall clock")
+                  .value_or(ClockMode::wall);
+  }
   return s;
 }
 
