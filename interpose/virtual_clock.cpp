@@ -25,6 +25,7 @@ void VirtualClockService::finish() {
 
 void VirtualClockService::fall_back() {
   if (!on_.exchange(false)) return;
+  fallback_offset_ = clock_.now() - PMPI_Wtime();
   std::fprintf(stderr,
                "mheta interpose (rank %d): threads call MPI concurrently, so the virtual clock cannot order this "
                "rank's events; it runs on the wall clock from here on (MPI_Wtime and the profile's times are wall "

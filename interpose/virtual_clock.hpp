@@ -44,6 +44,9 @@ class VirtualClockService {
   // Whether times travel with messages and collectives (also after falling back).
   bool carrying() const { return carrying_; }
   double now() const { return clock_.now(); }
+  // MPI_Wtime when the clock is off: MPICH's, continuing from the virtual
+  // time reached when the rank fell back (so a program's times never jump).
+  double wall_time() const { return PMPI_Wtime() + fallback_offset_; }
 
   // Compute since the previous MPI call: returns its virtual duration.
   double compute(double cpu_s);
@@ -93,6 +96,7 @@ class VirtualClockService {
   mutable std::unordered_map<MPI_Comm, Link> collective_links_;  // under files_mutex_
   std::unordered_map<MPI_File, MPI_Comm> file_comms_;
   std::atomic<bool> on_{false};
+  double fallback_offset_ = 0;
   bool carrying_ = false;
 };
 
