@@ -3,13 +3,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <mheta/environment.hpp>
 #include <string_view>
 
 namespace mheta::interpose {
 
 namespace {
 
-const char* env(const char* name) {
+const char* set_value(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
@@ -30,7 +31,7 @@ void warn(int rank, const std::string& message) {
 }
 
 void read_capture_mode(int rank, Settings& s) {
-  const char* mode = env("MHETA_CAPTURE");
+  const char* mode = set_value(env::kCapture);
   if (mode == nullptr) return;
   const std::string_view m(mode);
   if (m == "off") {
@@ -69,7 +70,7 @@ void read_capture_mode(int rank, Settings& s) {
 // anything else is warned about (saying what happens instead) and leaves
 // `value` as it was.
 void read_positive(int rank, const char* name, const char* otherwise, std::int64_t& value) {
-  const char* text = env(name);
+  const char* text = set_value(name);
   if (text == nullptr) return;
   if (const auto parsed = parse_positive(text)) {
     value = *parsed;
@@ -81,7 +82,7 @@ void read_positive(int rank, const char* name, const char* otherwise, std::int64
 // After MHETA_EMULATE: the virtual clock is the default when emulating.
 void read_clock_mode(int rank, Settings& s) {
   s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
-  const char* clock = env("MHETA_CLOCK");
+  const char* clock = set_value(env::kClock);
   if (clock == nullptr) return;
   const std::string_view mode(clock);
   if (mode == "virtual") {
@@ -99,13 +100,13 @@ void read_clock_mode(int rank, Settings& s) {
 Settings read_settings(int rank) {
   Settings s;
   read_capture_mode(rank, s);
-  read_positive(rank, "MHETA_CAPTURE_ITERATION", "capturing iteration 2", s.capture_iteration);
-  if (const char* p = env("MHETA_PROFILE")) s.profile_path = p;
-  read_positive(rank, "MHETA_ROWS", "ignored", s.global_rows);
-  if (const char* d = env("MHETA_DIST")) s.dist_path = d;
-  read_positive(rank, "MHETA_ITERATIONS", "counting the iterations instead", s.stated_iterations);
-  if (const char* w = env("MHETA_ROW_WEIGHTS")) s.row_weights_path = w;
-  if (const char* e = env("MHETA_EMULATE")) {
+  read_positive(rank, env::kCaptureIteration, "capturing iteration 2", s.capture_iteration);
+  if (const char* p = set_value(env::kProfile)) s.profile_path = p;
+  read_positive(rank, env::kRows, "ignored", s.global_rows);
+  if (const char* d = set_value(env::kDist)) s.dist_path = d;
+  read_positive(rank, env::kIterations, "counting the iterations instead", s.stated_iterations);
+  if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
+  if (const char* e = set_value(env::kEmulate)) {
     try {
       s.emulation = load_emulation(e);
       s.wait = s.emulation->wait;
@@ -113,7 +114,7 @@ Settings read_settings(int rank) {
       warn(rank, std::string("MHETA_EMULATE: ") + error.what() + "; running without emulation");
     }
   }
-  if (const char* w = env("MHETA_WAIT")) {
+  if (const char* w = set_value(env::kWait)) {
     const std::string_view mode(w);
     if (mode == "sleep") {
       s.wait = WaitMode::sleep;

@@ -2,8 +2,9 @@
 // Redistribution on the fly: a program that keeps its distributed arrays in
 // io/'s local arrays calls after_iteration() at the end of every iteration
 // (after its mheta_mark_iteration()). At the iteration the interposer
-// captured (MHETA_CAPTURE_ITERATION, default 2: it writes profile.json
-// synchronously at that iteration's mark), rank 0 reads the profile, loads
+// captured (mheta_capture_iteration() of <mheta/interposer.h>; it writes
+// profile.json at that iteration's mark and says where with
+// mheta_profile_written()), rank 0 reads the profile, loads
 // cluster.json ($MHETA_CLUSTER) or runs a quick characterization, predicts
 // the current distribution, searches the best one (GBS), and decides:
 //   gain = (T(δ) − T(δ')) × remaining iterations
@@ -73,8 +74,7 @@ class AutoRedistributor {
   model::GenBlock dist_;
   int total_iterations_;
   AutoOptions options_;
-  int capture_iteration_ = 2;
-  std::filesystem::file_time_type started_;
+  int capture_iteration_;
   bool decided_ = false;
 };
 
