@@ -17,7 +17,7 @@
 
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 
 extern char** environ;
 

@@ -1,7 +1,8 @@
 #pragma once
-// Every MHETA_* environment variable, with its default: the one place the
-// interposer, io/, advisor/, microbench/ and the CLI take their names from
-// (docs/interpose.md explains each; tests/docs checks the list against it).
+// Every MHETA_* environment variable, with its default: the interposer,
+// io/, the advisor and `mheta run` read and set them by these names
+// (docs/interpose.md and docs/io.md explain each;
+// tests/docs/environment_check.py checks that no source spells another).
 #include <array>
 #include <cstdint>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "io/auto_redistribute.hpp"
+#include "advisor/auto_redistribute.hpp"
 
 #include <mheta/interposer.h>
 
@@ -8,6 +8,7 @@
 #include <iostream>
 #include <mheta/environment.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "microbench/microbench.hpp"
@@ -16,7 +17,12 @@
 #include "model/profile.hpp"
 #include "search/method.hpp"
 
-namespace mheta::io {
+namespace mheta::advisor {
+
+using io::redistribute;
+using io::RedistributionError;
+using io::RedistributionStats;
+using io::RowShape;
 
 namespace {
 
@@ -72,8 +78,9 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   if (!usable) return std::nullopt;
 
   // 2. The cluster: measured before, or measured now (collective).
-  model::Json quick;
-  int need_quick = options_.cluster.empty() ? 1 : 0;
+  std::optional<model::Cluster> quick;
+  std::string quick_problem;
+  const bool need_quick = options_.cluster.empty();
   if (need_quick) {
     if (rank_ == 0) {
       std::ostringstream line;
@@ -85,7 +92,11 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     o.disk_file_bytes = 4 << 20;
     MPI_Comm dup = MPI_COMM_NULL;
     MPI_Comm_dup(comm_, &dup);
-    quick = microbench::run_microbench(o, dup);
+    try {
+      quick = microbench::measure_cluster(o, dup);  // rank 0's, checked as cluster.json would be
+    } catch (const std::exception& e) {
+      quick_problem = e.what();  // after the collectives: rank 0 says so below
+    }
     MPI_Comm_free(&dup);
   }
 
@@ -96,8 +107,8 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   if (rank_ == 0) {
     try {
       const model::Profile captured = model::read_profile(profile);
-      const model::Cluster cluster = need_quick ? model::parse_cluster(quick.dump(), "quick characterization")
-                                                : model::read_cluster(options_.cluster);
+      if (need_quick && !quick) throw std::runtime_error(quick_problem);
+      const model::Cluster cluster = need_quick ? *quick : model::read_cluster(options_.cluster);
       const model::Model m(captured, cluster);
       decision.current_s = m.predict(dist_.rows).iteration_s;
       const search::SearchResult best = search::run_search(m, cluster, "gbs", {});
@@ -155,4 +166,4 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   return decision;
 }
 
-}  // namespace mheta::io
+}  // namespace mheta::advisor

@@ -12,7 +12,8 @@
 // (the cost: Model::redistribution_seconds, the whole price of the move).
 // It prints the decision with its figures, every rank learns it, and when
 // it pays the local arrays are redistributed (io/redistribution.hpp) and
-// the program reopens them under dist().
+// the program reopens them under dist(). The advisor floor: it alone
+// joins io/, model/, search/ and microbench/ (docs/architecture.md).
 // Without the interposer there is no profile: it says so once and the
 // program continues on its distribution.
 #include <mpi.h>
@@ -26,13 +27,13 @@
 #include "io/redistribution.hpp"
 #include "model/gen_block.hpp"
 
-namespace mheta::io {
+namespace mheta::advisor {
 
 struct AutoOptions {
   std::filesystem::path cluster;  // empty: $MHETA_CLUSTER, else a quick characterization
   double margin = 0.25;           // safety margin on the predicted cost of moving
   double characterization_s = 4;  // budget of the quick characterization
-  RedistributionOptions redistribution;
+  io::RedistributionOptions redistribution;
 };
 
 struct AutoDecision {
@@ -50,7 +51,7 @@ struct AutoDecision {
 
 class AutoRedistributor {
  public:
-  AutoRedistributor(MPI_Comm comm, std::filesystem::path data_dir, std::vector<RowShape> variables,
+  AutoRedistributor(MPI_Comm comm, std::filesystem::path data_dir, std::vector<io::RowShape> variables,
                     model::GenBlock dist, int total_iterations, AutoOptions options = {});
 
   // Collective. `completed`: iterations finished so far (1-based count).
@@ -70,7 +71,7 @@ class AutoRedistributor {
   MPI_Comm comm_;
   int rank_ = 0;
   std::filesystem::path data_dir_;
-  std::vector<RowShape> variables_;
+  std::vector<io::RowShape> variables_;
   model::GenBlock dist_;
   int total_iterations_;
   AutoOptions options_;
@@ -78,4 +79,4 @@ class AutoRedistributor {
   bool decided_ = false;
 };
 
-}  // namespace mheta::io
+}  // namespace mheta::advisor
