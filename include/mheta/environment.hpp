@@ -40,6 +40,7 @@ inline constexpr std::string_view kDefaultCapture = "auto";
 inline constexpr std::int64_t kDefaultCaptureIteration = 2;  // 1-based: an iteration after the first
 inline constexpr const char* kDefaultProfile = "mheta-profile.json";
 inline constexpr std::string_view kDefaultWait = "spin";  // sleep when emulating
+inline constexpr std::string_view kDefaultClock = "wall";  // virtual when emulating
 
 struct Variable {
   std::string_view name;
@@ -47,7 +48,7 @@ struct Variable {
 };
 
 // The list, for the documentation check and `mheta run`.
-inline constexpr std::array<Variable, 16> kAll = {{
+inline constexpr std::array<Variable, 17> kAll = {{
     {kCapture, kDefaultCapture},
     {kCaptureIteration, "2"},
     {kProfile, kDefaultProfile},
@@ -57,6 +58,7 @@ inline constexpr std::array<Variable, 16> kAll = {{
     {kRowWeights, ""},
     {kEmulate, ""},
     {kWait, kDefaultWait},
+    {kClock, kDefaultClock},
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},
