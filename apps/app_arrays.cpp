@@ -33,7 +33,7 @@ bool AppArrays::after_iteration(int completed, const Rebuild& rebuild) {
   // Its handles are closed before the files move.
   group_.reset();
   opened_.arrays.clear();
-  const std::optional<io::AutoDecision> decision = ctx_.runtime->after_iteration(completed);
+  const std::optional<advisor::AutoDecision> decision = ctx_.runtime->after_iteration(completed);
   const model::GenBlock old_dist = ctx_.dist;
   if (decision && decision->redistribute) ctx_.dist = ctx_.runtime->dist();
   if (decision && ctx_.rank == 0) {

@@ -1,6 +1,6 @@
 #pragma once
 // An app's local arrays, opened together and swept as one IclaGroup, and,
-// with --auto, moved on the fly by the runtime (io/auto_redistribute.hpp).
+// with --auto, moved on the fly by the runtime (advisor/auto_redistribute.hpp).
 // What every app does around its arrays lives here; what depends on the
 // app's rows (its first row, neighbours, in-memory vectors) the app rebuilds
 // in the callback it gives after_iteration().

@@ -8,9 +8,9 @@
 #include <functional>
 #include <optional>
 
+#include "advisor/auto_redistribute.hpp"
 #include "apps/app_options.hpp"
 #include "apps/iteration_report.hpp"
-#include "io/auto_redistribute.hpp"
 #include "io/sweep_plan.hpp"
 #include "model/gen_block.hpp"
 
@@ -25,7 +25,7 @@ struct AppContext {
   io::SweepSettings settings;
   IterationReport* report = nullptr;
   // With --auto: the runtime that moves the rows (apps/app_arrays.hpp starts it).
-  std::optional<io::AutoRedistributor> runtime;
+  std::optional<advisor::AutoRedistributor> runtime;
 };
 
 // The app's computation; returns whether its answer matched the serial

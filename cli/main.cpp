@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 
 namespace {
 
@@ -24,13 +24,13 @@ int main(int argc, char** argv) {
   CLI::App app{"mheta: execution model and data-distribution advisor for out-of-core MPI programs on heterogeneous clusters"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "mheta 0.1.0");
-  int exit_code = mheta::cli::kExitOk;
+  int exit_code = mheta::kExitOk;
   for (const auto add : kCommands) add(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);
-    return code == 0 ? 0 : mheta::cli::kExitUsage;
+    return code == 0 ? 0 : mheta::kExitUsage;
   }
   return exit_code;
 }

@@ -20,7 +20,8 @@
 #include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/environment.hpp>
+#include <mheta/exit_codes.hpp>
 
 extern char** environ;
 
@@ -52,7 +53,7 @@ std::string find_program() {
 // capture off, as `mheta validate` measures its cluster.
 std::vector<std::string> launcher(const MicrobenchOptions& o, const std::string& mpiexec) {
   if (o.emulate.empty() && o.clock.empty()) return {mpiexec, "-n", std::to_string(o.ranks)};
-  if (!o.mpiexec.empty()) setenv("MHETA_MPIEXEC", o.mpiexec.c_str(), 1);
+  if (!o.mpiexec.empty()) setenv(env::kMpiexec, o.mpiexec.c_str(), 1);
   std::vector<std::string> args = {self_executable().string(), "run", "-n", std::to_string(o.ranks)};
   args.insert(args.end(), {"--capture", "off"});
   if (!o.emulate.empty()) args.insert(args.end(), {"--emulate", o.emulate});
@@ -68,7 +69,7 @@ int run_microbench(const MicrobenchOptions& o) {
   }
   std::string mpiexec = o.mpiexec;
   if (mpiexec.empty()) {
-    const char* from_env = std::getenv("MHETA_MPIEXEC");
+    const char* from_env = std::getenv(env::kMpiexec);
     mpiexec = from_env != nullptr && *from_env != '\0' ? from_env : "mpiexec";
   }
   const std::string program = o.program.empty() ? find_program() : o.program;

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "io/local_array.hpp"
 #include "io/redistribution.hpp"
 #include "io/redistribution_data_checksum.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "cli/report_html.hpp"
 #include "cli/validation_results.hpp"
 #include "model/text_file.hpp"

@@ -59,6 +59,25 @@ struct Frame {
   double y(double value) const { return top + plot_height() * (1 - value / y_max); }
 };
 
+// One unit for every tick of a time axis, chosen from its top, so that the
+// ticks read 0 200 400 ... rather than a mix of µs and ms.
+struct TimeUnit {
+  double per_second;
+  const char* name;
+};
+
+TimeUnit time_unit_for(double top_seconds) {
+  if (top_seconds >= 1) return {1, "s"};
+  if (top_seconds >= 1e-3) return {1e3, "ms"};
+  return {1e6, "\u00b5s"};
+}
+
+std::string in_unit(double seconds, TimeUnit unit) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds * unit.per_second);
+  return text;
+}
+
 // A round upper bound for an axis: 1, 2 or 5 times a power of ten.
 double nice_ceiling(double value) {
   if (!(value > 0)) return 1;
@@ -104,10 +123,12 @@ std::string curve_chart(const ValidationResults& r, const ValidationSummary& s) 
   const auto& e = r.entries;
   Frame f;
   double top = 0;
-  for (const ValidationEntry& x : e) top = std::max({top, x.predicted_s, x.measured ? x.actual_s : 0.0});
+  for (const ValidationEntry& x : e) top = std::max({top, x.predicted_s, x.actual_max_s()});
   f.y_max = nice_ceiling(top * 1.05);
+  const TimeUnit unit = time_unit_for(f.y_max);
   std::ostringstream svg;
-  open_chart(svg, f, "curve", "seconds per iteration", [](double v) { return human_seconds(v); });
+  open_chart(svg, f, "curve", std::string("time per iteration (") + unit.name + ")",
+             [unit](double v) { return in_unit(v, unit); });
   const double step = e.size() > 1 ? f.plot_width() / static_cast<double>(e.size()) : f.plot_width();
   const auto x_of = [&](std::size_t i) { return f.left + step * (static_cast<double>(i) + 0.5); };
   for (std::size_t i = 0; i < e.size(); ++i) {
@@ -123,29 +144,39 @@ std::string curve_chart(const ValidationResults& r, const ValidationSummary& s) 
     std::string d;
     bool pen_down = false;
     for (std::size_t i = 0; i < e.size(); ++i) {
-      if (actual && !e[i].measured) {
+      if (actual && !e[i].measured()) {
         pen_down = false;
         continue;
       }
-      const double v = actual ? e[i].actual_s : e[i].predicted_s;
+      const double v = actual ? e[i].actual_s() : e[i].predicted_s;
       d += (pen_down ? " L " : " M ") + num(x_of(i)) + ' ' + num(f.y(v));
       pen_down = true;
     }
     svg << "<path class=\"" << cls << "\" d=\"" << d << "\"/>\n";
     for (std::size_t i = 0; i < e.size(); ++i) {
-      if (actual && !e[i].measured) continue;
-      const double v = actual ? e[i].actual_s : e[i].predicted_s;
+      if (actual && !e[i].measured()) continue;
+      const double v = actual ? e[i].actual_s() : e[i].predicted_s;
       svg << "<circle class=\"" << cls << "\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(v))
           << "\" r=\"3.5\"><title>" << escape(e[i].name) << (actual ? " actual " : " predicted ")
           << escape(human_seconds(v)) << "</title></circle>\n";
     }
   };
+  // The spread of the repeated runs: a bar from the fastest to the slowest.
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i].runs.size() < 2) continue;
+    const double x = x_of(i), lo = f.y(e[i].actual_min_s()), hi = f.y(e[i].actual_max_s());
+    svg << "<path class=\"spread\" d=\"M " << num(x) << ' ' << num(lo) << " L " << num(x) << ' ' << num(hi) << " M "
+        << num(x - 4) << ' ' << num(lo) << " L " << num(x + 4) << ' ' << num(lo) << " M " << num(x - 4) << ' '
+        << num(hi) << " L " << num(x + 4) << ' ' << num(hi) << "\"><title>" << escape(e[i].name) << " runs "
+        << escape(human_seconds(e[i].actual_min_s())) << " to " << escape(human_seconds(e[i].actual_max_s()))
+        << "</title></path>\n";
+  }
   series("predicted", false);
   series("actual", true);
   for (std::size_t i = 0; i < e.size(); ++i) {
     if (s.measured == 0) break;
     if (e[i].name == s.measured_best) {
-      svg << "<circle class=\"best\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(e[i].actual_s))
+      svg << "<circle class=\"best\" cx=\"" << num(x_of(i)) << "\" cy=\"" << num(f.y(e[i].actual_s()))
           << "\" r=\"10\"/>\n";
     }
     if (e[i].name == s.predicted_best && !s.predicted_best_is_measured_best) {
@@ -186,8 +217,10 @@ std::string breakdown_chart(const ValidationEntry& entry) {
     top = std::max(top, sum);
   }
   f.y_max = nice_ceiling(top * 1.05);
+  const TimeUnit unit = time_unit_for(f.y_max);
   std::ostringstream svg;
-  open_chart(svg, f, "breakdown", "predicted seconds", [](double v) { return human_seconds(v); });
+  open_chart(svg, f, "breakdown", std::string("predicted time (") + unit.name + ")",
+             [unit](double v) { return in_unit(v, unit); });
   const double step = ranks.empty() ? f.plot_width() : f.plot_width() / static_cast<double>(ranks.size());
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     const double x = f.left + step * (static_cast<double>(r) + 0.2);
@@ -219,14 +252,14 @@ std::string error_chart(const ValidationResults& r, const ValidationSummary& s) 
   Frame f;
   std::vector<const ValidationEntry*> measured;
   for (const ValidationEntry& e : r.entries) {
-    if (e.measured) measured.push_back(&e);
+    if (e.measured()) measured.push_back(&e);
   }
   f.y_max = nice_ceiling(std::max(0.01, s.error_max) * 1.05);
   std::ostringstream svg;
   open_chart(svg, f, "errors", "|p - a| / min(p, a)", [](double v) { return percent(v); });
   const double step = measured.empty() ? f.plot_width() : f.plot_width() / static_cast<double>(measured.size());
   for (std::size_t i = 0; i < measured.size(); ++i) {
-    const double error = prediction_error(measured[i]->predicted_s, measured[i]->actual_s);
+    const double error = prediction_error(measured[i]->predicted_s, measured[i]->actual_s());
     const double x = f.left + step * (static_cast<double>(i) + 0.2);
     const double y = f.y(std::min(error, f.y_max));
     svg << "<rect class=\"error\" x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(step * 0.6)
@@ -234,11 +267,16 @@ std::string error_chart(const ValidationResults& r, const ValidationSummary& s) 
         << percent(error) << "</title></rect>\n";
     x_label(svg, f, x + step * 0.3, measured[i]->name);
   }
-  for (const auto& [value, label] : {std::pair{s.error_mean, "mean"}, std::pair{s.error_max, "max"}}) {
-    if (s.measured == 0) break;
-    svg << "<line class=\"mark\" x1=\"" << f.left << "\" x2=\"" << num(f.width - f.right) << "\" y1=\""
-        << num(f.y(value)) << "\" y2=\"" << num(f.y(value)) << "\"/><text class=\"tick\" x=\""
-        << num(f.width - f.right - 4) << "\" y=\"" << num(f.y(value) - 4) << "\" text-anchor=\"end\">" << label << ' '
+  std::vector<std::pair<double, const char*>> marks;
+  if (s.measured > 0) marks = {{s.error_mean, "mean"}, {s.error_max, "max"}};
+  if (s.noise_floor) marks.emplace_back(*s.noise_floor, "noise floor");
+  for (const auto& [value, label] : marks) {
+    // The noise floor is labelled on the left, so it never covers the mean's label.
+    const bool noise = std::string_view(label) == "noise floor";
+    svg << "<line class=\"mark" << (noise ? " noise" : "") << "\" x1=\"" << f.left << "\" x2=\""
+        << num(f.width - f.right) << "\" y1=\"" << num(f.y(value)) << "\" y2=\"" << num(f.y(value))
+        << "\"/><text class=\"tick\" x=\"" << num(noise ? f.left + 4 : f.width - f.right - 4) << "\" y=\""
+        << num(f.y(value) - 4) << "\" text-anchor=\"" << (noise ? "start" : "end") << "\">" << label << ' '
         << percent(value) << "</text>\n";
   }
   svg << "</svg>\n";
@@ -252,10 +290,11 @@ td:first-child,th:first-child{text-align:left}
 svg text{font-size:11px;fill:#333}svg .title{font-size:12px}
 .grid{stroke:#eee}.axis{stroke:#555}.divider{stroke:#999;stroke-dasharray:4 3}
 path.predicted{fill:none;stroke:#4e79a7;stroke-width:2;stroke-dasharray:6 3}path.actual{fill:none;stroke:#e15759;stroke-width:2}
+path.spread{fill:none;stroke:#e15759;stroke-width:1.2}
 circle.predicted{fill:#4e79a7}circle.actual{fill:#e15759}
 circle.best{fill:none;stroke:#222;stroke-width:1.5}circle.dashed{stroke-dasharray:3 3}
 .compute{fill:#4e79a7}.io{fill:#f28e2b}.comm{fill:#59a14f}.wait{fill:#bab0ac}.error{fill:#76b7b2}
-.mark{stroke:#e15759;stroke-dasharray:5 3}.key span{display:inline-block;width:1.5em;height:3px;vertical-align:middle;margin:0 4px 0 12px}
+.mark{stroke:#e15759;stroke-dasharray:5 3}.mark.noise{stroke:#79706e;stroke-dasharray:2 3}.key svg{vertical-align:middle;margin:0 4px 0 12px}
 )";
 
 }  // namespace
@@ -279,14 +318,20 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
   const std::string emulate = r.settings.value("emulate", std::string());
   if (!emulate.empty()) html << ", emulated " << escape(emulate);
   if (r.settings.value("prefetch", false)) html << ", prefetch";
-  html << ". Seconds per iteration: actual is the slowest rank's median iteration after the first (the first "
-          "creates or opens the data and is excluded); predicted is the MHETA model's time of one iteration, from one "
-          "iteration captured under Blk.</p>\n";
+  html << ". Time per iteration: a run's actual time is the slowest rank's median iteration after the first (the "
+          "first creates or opens the data and is excluded); a distribution's is the median of its runs, and the "
+          "bar around it spans its fastest and slowest run; predicted is the MHETA model's time of one iteration, "
+          "from one iteration captured under Blk.</p>\n";
 
-  html << "<h2>Predicted and actual time over the distributions</h2>\n<p class=\"key\"><span "
-          "style=\"background:#4e79a7\"></span>predicted<span style=\"background:#e15759\"></span>actual; the "
-          "measured best is circled, the predicted best circled dashed when it differs; GBS (the searched "
-          "distribution) after the dashed line.</p>\n"
+  // The legend draws each series with its own line style.
+  const auto key = [](const char* cls) {
+    return std::string("<svg id=\"key-") + cls + "\" width=\"28\" height=\"10\"><path class=\"" + cls +
+           "\" d=\"M 0 5 L 28 5\"/></svg>";
+  };
+  html << "<h2>Predicted and actual time over the distributions</h2>\n<p class=\"key\">" << key("predicted")
+       << "predicted" << key("actual") << "actual" << key("spread")
+       << "spread of the runs; the measured best is circled, the predicted best circled dashed when it differs; GBS "
+          "(the searched distribution) after the dashed line.</p>\n"
        << curve_chart(r, s);
 
   html << "<h2>Accuracy</h2>\n";
@@ -299,6 +344,17 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
                  ? "the same"
                  : "different; the predicted best ran " + percent(s.predicted_best_excess) + " slower")
          << ").";
+    if (s.noise_floor) {
+      html << " Noise floor (the median spread of a distribution's repeated runs): " << percent(*s.noise_floor)
+           << ", largest spread " << percent(*s.noise_max) << "; " << s.errors_beyond_noise << " of " << s.measured
+           << " errors exceed their distribution's spread.";
+    }
+    if (s.chosen_speedup_over_blk) {
+      char speedup[32];
+      std::snprintf(speedup, sizeof speedup, "%.2f", *s.chosen_speedup_over_blk);
+      html << " The predicted best ran " << speedup << "&times; as fast as Blk"
+           << (*s.chosen_speedup_over_blk < 1 ? " (slower: the model is wrong here)" : "") << ".";
+    }
     if (s.spectrum_best_over_searched) {
       html << " Best of the spectrum (" << escape(s.spectrum_best)
            << ") against GBS: " << (*s.spectrum_best_over_searched >= 0 ? "+" : "")
@@ -312,16 +368,18 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
 
   html << "<h2>Predicted breakdown per rank: " << escape(pick->name) << "</h2>\n<p>Rows "
        << escape(model::Json(pick->rows).dump()) << "; predicted " << escape(human_seconds(pick->predicted_s));
-  if (pick->measured) html << ", actual " << escape(human_seconds(pick->actual_s));
+  if (pick->measured()) html << ", actual " << escape(human_seconds(pick->actual_s()));
   html << ".</p>\n" << breakdown_chart(*pick);
 
   html << "<h2>Every distribution</h2>\n<table><tr><th>distribution</th><th>rows</th><th>predicted</th>"
-          "<th>actual</th><th>error</th><th>check</th></tr>\n";
+          "<th>actual</th><th>runs</th><th>spread</th><th>error</th><th>check</th></tr>\n";
   for (const ValidationEntry& e : r.entries) {
+    const bool m = e.measured();
     html << "<tr><td>" << escape(e.name) << "</td><td>" << escape(model::Json(e.rows).dump()) << "</td><td>"
-         << escape(human_seconds(e.predicted_s)) << "</td><td>" << (e.measured ? escape(human_seconds(e.actual_s)) : "")
-         << "</td><td>" << (e.measured ? percent(prediction_error(e.predicted_s, e.actual_s)) : "") << "</td><td>"
-         << escape(e.check) << "</td></tr>\n";
+         << escape(human_seconds(e.predicted_s)) << "</td><td>" << (m ? escape(human_seconds(e.actual_s())) : "")
+         << "</td><td>" << e.runs.size() << "</td><td>" << (e.runs.size() >= 2 ? percent(e.relative_spread()) : "")
+         << "</td><td>" << (m ? percent(prediction_error(e.predicted_s, e.actual_s())) : "") << "</td><td>"
+         << escape(e.check()) << "</td></tr>\n";
   }
   html << "</table>\n</body></html>\n";
   return html.str();

@@ -14,12 +14,13 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mheta/environment.hpp>
+#include <mheta/exit_codes.hpp>
 #include <string>
 #include <vector>
 
 #include "cli/clock_option.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
@@ -44,7 +45,7 @@ struct RunOptions {
   std::string dist;
   std::int64_t iterations = 0;
   std::string row_weights;
-  std::string profile = "mheta-profile.json";
+  std::string profile = env::kDefaultProfile;
   std::vector<std::string> program;
 };
 
@@ -53,7 +54,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-const char* env(const char* name) {
+const char* set_value(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
@@ -62,7 +63,7 @@ const char* env(const char* name) {
 // (<build>/cli/mheta -> <build>/interpose/), else the installed layout
 // (<prefix>/bin/mheta -> <prefix>/lib/).
 fs::path interpose_library() {
-  if (const char* lib = env("MHETA_INTERPOSE_LIB")) {
+  if (const char* lib = set_value(env::kInterposeLib)) {
     if (!fs::is_regular_file(lib)) {
       throw std::runtime_error(std::string("MHETA_INTERPOSE_LIB=") + lib + " is not a file");
     }
@@ -120,26 +121,26 @@ int run_program(const RunOptions& o) {
   }
   if (o.capture != "off") check_profile_writable(o.profile);
   const fs::path library = interpose_library();
-  const std::string mpiexec = env("MHETA_MPIEXEC") != nullptr ? env("MHETA_MPIEXEC") : MHETA_MPIEXEC_DEFAULT;
+  const std::string mpiexec = set_value(env::kMpiexec) != nullptr ? set_value(env::kMpiexec) : MHETA_MPIEXEC_DEFAULT;
 
   // Settings reach the ranks through the environment (hydra passes it on);
   // LD_PRELOAD only through -genv, so mpiexec itself runs without it.
   const auto set = [](const char* name, const std::string& value) {
     if (!value.empty()) setenv(name, value.c_str(), 1);
   };
-  set("MHETA_EMULATE",
+  set(env::kEmulate,
       o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
-  set("MHETA_WAIT", o.wait);
-  set("MHETA_CLOCK", o.clock);
-  set("MHETA_CAPTURE", o.capture);
-  set("MHETA_CAPTURE_ITERATION", o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
-  set("MHETA_ROWS", o.rows > 0 ? std::to_string(o.rows) : "");
-  set("MHETA_DIST", o.dist.empty() ? "" : fs::absolute(o.dist).string());
-  set("MHETA_ITERATIONS", o.iterations > 0 ? std::to_string(o.iterations) : "");
-  set("MHETA_ROW_WEIGHTS", o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
-  set("MHETA_PROFILE", fs::absolute(o.profile).string());
+  set(env::kWait, o.wait);
+  set(env::kClock, o.clock);
+  set(env::kCapture, o.capture);
+  set(env::kCaptureIteration, o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
+  set(env::kRows, o.rows > 0 ? std::to_string(o.rows) : "");
+  set(env::kDist, o.dist.empty() ? "" : fs::absolute(o.dist).string());
+  set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
+  set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
+  set(env::kProfile, fs::absolute(o.profile).string());
   std::string preload = library.string();
-  if (const char* existing = env("LD_PRELOAD")) preload += std::string(":") + existing;
+  if (const char* existing = set_value("LD_PRELOAD")) preload += std::string(":") + existing;
 
   std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks), "-genv", "LD_PRELOAD", preload};
   args.insert(args.end(), o.program.begin(), o.program.end());

@@ -1,7 +1,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "model/format_error.hpp"
 #include "model/model.hpp"
 #include "model/text_file.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
 #include "model/gen_block.hpp"
 #include "model/model.hpp"

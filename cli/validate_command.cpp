@@ -1,13 +1,21 @@
 // mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--clock virtual|wall] [--steps K] [--prefetch]
-//                [--cluster C] [--microbench-budget S] [--wait sleep|spin] [--work DIR] [-o results.json]
+//                [--repeat R] [--seed S] [--cluster C] [--microbench-budget S] [--wait sleep|spin]
+//                [--work DIR] [-o results.json]
 //
 // MHETA §5 on the user's own program and cluster: capture one iteration
 // under Blk, predict the spectrum of distributions (Fig 8) and the searched
 // best, run the program for real under each, and compare (Fig 9-11).
+// Every distribution is run R times, in rounds of a new shuffled order each,
+// after an untimed warm-up run, so that the spread of its repeats (the noise
+// floor) stands beside the errors (docs/validate.md, "Repeats").
 // Resumable: results.json is rewritten atomically after every run, and a
 // rerun with the same settings measures only what is missing.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <numeric>
+#include <random>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -21,7 +29,7 @@
 #include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
 #include "model/cluster.hpp"
@@ -45,6 +53,8 @@ struct ValidateOptions {
   std::string emulate;
   std::string clock;  // empty: the interposer's default
   int steps = 2;
+  int repeat = 3;
+  std::uint32_t seed = 1;
   bool prefetch = false;
   int capture_iteration = 0;  // 0: the interposer's default (2)
   std::string cluster;
@@ -70,6 +80,8 @@ model::Json settings_of(const ValidateOptions& o) {
           {"app", o.app},
           {"emulate", o.emulate},
           {"steps", o.steps},
+          {"repeat", o.repeat},
+          {"seed", o.seed},
           {"prefetch", o.prefetch},
           {"wait", o.wait},
           {"cluster", o.cluster.empty() ? "measured" : fs::absolute(o.cluster).string()}};
@@ -122,10 +134,10 @@ class Validation {
       throw UsageError(o_.output + " holds results of other settings (" + previous.settings.dump() +
                        "); remove it or give another -o to start afresh");
     }
-    int done = 0;
-    for (const ValidationEntry& e : previous.entries) done += e.measured ? 1 : 0;
-    note("resuming " + o_.output + ": " + std::to_string(done) + " of " + std::to_string(previous.entries.size()) +
-         " distributions measured");
+    std::size_t done = 0;
+    for (const ValidationEntry& e : previous.entries) done += e.runs.size();
+    note("resuming " + o_.output + ": " + std::to_string(done) + " of " +
+         std::to_string(previous.entries.size() * static_cast<std::size_t>(o_.repeat)) + " runs measured");
     results_ = std::move(previous);
   }
 
@@ -224,53 +236,97 @@ class Validation {
          " steps per leg, and GBS); results in " + o_.output);
   }
 
+  // Runs the program under `rows` with the run's options; `id` names its
+  // log and data directory.
+  AppIterationTimes run_distribution(const std::vector<std::int64_t>& rows, const std::string& id) {
+    const fs::path dist = fs::absolute(work_ / "dists" / (id + ".txt"));
+    model::write_gen_block(dist, model::GenBlock{rows});
+    const fs::path data = data_ / ("mheta-validate-" + id);
+    const std::string out = run_logged(
+        mheta_run({"--capture", "off", "--dist", dist.string()}, app_arguments(program_, {dist, data, o_.prefetch})),
+        id);
+    fs::remove_all(data);
+    return parse_app_output(out, (work_ / "logs" / (id + ".out")).string());
+  }
+
+  // An untimed run under Blk before the first measured one: the first run of
+  // a series pays for what the later ones find ready (the program's pages,
+  // the file system's metadata, the page cache), which once made Blk's first
+  // measurement 44 % slower than its second.
+  void warm_up() {
+    if (results_.entries.empty()) return;
+    for (const ValidationEntry& e : results_.entries) {
+      if (e.measured()) return;
+    }
+    note("warm-up run under " + results_.entries.front().name + " (not measured)");
+    run_distribution(results_.entries.front().rows, "warmup");
+  }
+
+  // Round r runs every distribution that has fewer than r + 1 runs, in an
+  // order shuffled anew for each round, so that slow drifts of the machine
+  // (another job, the page cache filling) fall on every distribution alike
+  // rather than on the ones that happen to run last.
   void measure_all() {
+    warm_up();
     const std::size_t n = results_.entries.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      ValidationEntry& e = results_.entries[i];
-      if (e.measured) continue;
-      char id[32];
-      std::snprintf(id, sizeof id, "%02zu", i);
-      const fs::path dist = fs::absolute(work_ / "dists" / (std::string(id) + ".txt"));
-      model::write_gen_block(dist, model::GenBlock{e.rows});
-      const fs::path data = data_ / ("mheta-validate-" + std::string(id));
-      const auto start = std::chrono::steady_clock::now();
-      const std::string out = run_logged(
-          mheta_run({"--capture", "off", "--dist", dist.string()}, app_arguments(program_, {dist, data, o_.prefetch})),
-          id);
-      fs::remove_all(data);
-      const std::string log = (work_ / "logs" / (std::string(id) + ".out")).string();
-      const AppIterationTimes times = parse_app_output(out, log);
-      e.actual_s = steady_state_seconds(times, log);
-      e.iteration_seconds = times.seconds;
-      e.check = times.check;
-      e.measured = true;
-      save();
-      char line[256];
-      std::snprintf(line, sizeof line, "[%zu/%zu] %-16s predicted %12s  actual %12s  error %6.1f%%  (%s)", i + 1, n,
-                    e.name.c_str(), human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s).c_str(),
-                    100 * prediction_error(e.predicted_s, e.actual_s), human_seconds(seconds_since(start)).c_str());
-      note(line);
+    const std::size_t total = n * static_cast<std::size_t>(o_.repeat);
+    std::size_t done = 0;
+    for (const ValidationEntry& e : results_.entries) done += std::min(e.runs.size(), static_cast<std::size_t>(o_.repeat));
+    for (int round = 0; round < o_.repeat; ++round) {
+      std::vector<std::size_t> order(n);
+      std::iota(order.begin(), order.end(), 0);
+      std::mt19937 shuffle(o_.seed + static_cast<std::uint32_t>(round));
+      std::shuffle(order.begin(), order.end(), shuffle);
+      for (const std::size_t i : order) {
+        ValidationEntry& e = results_.entries[i];
+        if (e.runs.size() > static_cast<std::size_t>(round)) continue;
+        char id[32];
+        std::snprintf(id, sizeof id, "%02zu-r%d", i, round + 1);
+        const auto start = std::chrono::steady_clock::now();
+        const AppIterationTimes times = run_distribution(e.rows, id);
+        const std::string log = (work_ / "logs" / (std::string(id) + ".out")).string();
+        e.runs.push_back({round, steady_state_seconds(times, log), times.seconds, times.check});
+        save();
+        ++done;
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "[%zu/%zu] %-16s round %d/%d  predicted %12s  actual %12s  error %6.1f%%  (%s)", done, total,
+                      e.name.c_str(), round + 1, o_.repeat, human_seconds(e.predicted_s).c_str(),
+                      human_seconds(e.runs.back().actual_s).c_str(),
+                      100 * prediction_error(e.predicted_s, e.runs.back().actual_s),
+                      human_seconds(seconds_since(start)).c_str());
+        note(line);
+      }
     }
   }
 
   void print_summary() const {
     std::cout << "mheta validate: " << program_[0] << " on " << o_.ranks << " ranks"
               << (o_.emulate.empty() ? "" : ", emulated " + o_.emulate) << (o_.prefetch ? ", prefetch" : "")
-              << "\n  seconds per iteration; actual = slowest rank's median iteration after the first\n\n";
+              << "\n  seconds per iteration; actual = median over " << o_.repeat
+              << " runs of the slowest rank's median iteration after the first; spread = (max - min) / median of "
+                 "the runs\n\n";
     char line[256];
-    std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s\n", "distribution", "predicted", "actual", "error");
+    std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s %8s\n", "distribution", "predicted", "actual", "error",
+                  "spread");
     std::cout << line;
     for (const ValidationEntry& e : results_.entries) {
-      std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%%\n", e.name.c_str(),
-                    human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s).c_str(),
-                    100 * prediction_error(e.predicted_s, e.actual_s));
+      std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%% %7.1f%%\n", e.name.c_str(),
+                    human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s()).c_str(),
+                    100 * prediction_error(e.predicted_s, e.actual_s()), 100 * e.relative_spread());
       std::cout << line;
     }
     const ValidationSummary s = summarize(results_);
     std::snprintf(line, sizeof line, "\n  error (|p-a|/min(p,a))  min %.1f%%  mean %.1f%%  max %.1f%%\n",
                   100 * s.error_min, 100 * s.error_mean, 100 * s.error_max);
     std::cout << line;
+    if (s.noise_floor) {
+      std::snprintf(line, sizeof line,
+                    "  noise floor (median spread of the repeats) %.1f%%, largest spread %.1f%%; %d of %d errors "
+                    "exceed their distribution's spread\n",
+                    100 * *s.noise_floor, 100 * *s.noise_max, s.errors_beyond_noise, s.measured);
+      std::cout << line;
+    }
     std::snprintf(line, sizeof line,
                   "  predicted best %s, measured best %s: %s (the predicted best is %.1f%% slower)\n",
                   s.predicted_best.c_str(), s.measured_best.c_str(),
@@ -280,6 +336,17 @@ class Validation {
       std::snprintf(line, sizeof line, "  best of the spectrum (%s) vs GBS: %+.1f%%\n", s.spectrum_best.c_str(),
                     100 * *s.spectrum_best_over_searched);
       std::cout << line;
+    }
+    if (s.chosen_speedup_over_blk) {
+      const ValidationEntry& blk = results_.entries.front();
+      std::snprintf(line, sizeof line, "  Blk %s per iteration, the predicted best (%s) %s: %.2fx\n",
+                    human_seconds(blk.actual_s()).c_str(), s.predicted_best.c_str(),
+                    human_seconds(blk.actual_s() / *s.chosen_speedup_over_blk).c_str(), *s.chosen_speedup_over_blk);
+      std::cout << line;
+      if (*s.chosen_speedup_over_blk < 1) {
+        std::cout << "  warning: the predicted best ran slower than Blk; the model is wrong for this program or "
+                     "cluster (see the per-rank breakdown in the report)\n";
+      }
     }
     std::cout << "  wrote " << o_.output << "\n";
   }
@@ -306,6 +373,12 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--steps", o->steps, "Steps per leg of the spectrum Blk -> I-C -> I-C/Bal -> Bal -> Blk")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--repeat", o->repeat,
+                  "Runs of every distribution, in rounds of a new shuffled order each; the median is its time, "
+                  "and the spread of the runs the noise floor")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the rounds' shuffled order")->capture_default_str();
   cmd->add_flag("--prefetch", o->prefetch, "Run the program with --prefetch");
   cmd->add_option("--capture-iteration", o->capture_iteration,
                   "Iteration to capture, for programs that mark their iterations (default 2: the first after "

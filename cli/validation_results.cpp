@@ -14,6 +14,49 @@ double prediction_error(double predicted, double actual) {
   return std::abs(predicted - actual) / smaller;
 }
 
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+namespace {
+
+std::vector<double> run_times(const std::vector<ValidationRun>& runs) {
+  std::vector<double> times;
+  times.reserve(runs.size());
+  for (const ValidationRun& r : runs) times.push_back(r.actual_s);
+  return times;
+}
+
+}  // namespace
+
+double ValidationEntry::actual_s() const { return median_of(run_times(runs)); }
+
+double ValidationEntry::actual_min_s() const {
+  const std::vector<double> t = run_times(runs);
+  return t.empty() ? 0 : *std::min_element(t.begin(), t.end());
+}
+
+double ValidationEntry::actual_max_s() const {
+  const std::vector<double> t = run_times(runs);
+  return t.empty() ? 0 : *std::max_element(t.begin(), t.end());
+}
+
+double ValidationEntry::relative_spread() const {
+  const double median = actual_s();
+  if (runs.size() < 2 || median <= 0) return 0;
+  return (actual_max_s() - actual_min_s()) / median;
+}
+
+std::string ValidationEntry::check() const {
+  for (const ValidationRun& r : runs) {
+    if (r.check != "PASS") return r.check;
+  }
+  return runs.empty() ? "" : "PASS";
+}
+
 namespace {
 
 // Index of the entry with the smallest `key` among those `take` accepts, or -1.
@@ -33,19 +76,28 @@ ValidationSummary summarize(const ValidationResults& results) {
   const auto& e = results.entries;
   s.distributions = static_cast<int>(e.size());
   double sum = 0;
+  std::vector<double> spreads;
   for (const ValidationEntry& entry : e) {
-    if (!entry.measured) continue;
-    const double error = prediction_error(entry.predicted_s, entry.actual_s);
+    if (!entry.measured()) continue;
+    const double error = prediction_error(entry.predicted_s, entry.actual_s());
     s.error_min = s.measured == 0 ? error : std::min(s.error_min, error);
     s.error_max = s.measured == 0 ? error : std::max(s.error_max, error);
     sum += error;
     ++s.measured;
+    if (entry.runs.size() >= 2) {
+      spreads.push_back(entry.relative_spread());
+      if (error > entry.relative_spread()) ++s.errors_beyond_noise;
+    }
   }
   if (s.measured == 0) return s;
   s.error_mean = sum / s.measured;
-  const auto measured = [](const ValidationEntry& x) { return x.measured; };
+  if (!spreads.empty()) {
+    s.noise_floor = median_of(spreads);
+    s.noise_max = *std::max_element(spreads.begin(), spreads.end());
+  }
+  const auto measured = [](const ValidationEntry& x) { return x.measured(); };
   const auto predicted = [](const ValidationEntry& x) { return x.predicted_s; };
-  const auto actual = [](const ValidationEntry& x) { return x.actual_s; };
+  const auto actual = [](const ValidationEntry& x) { return x.actual_s(); };
   const int p = smallest(e, measured, predicted);
   const int a = smallest(e, measured, actual);
   s.predicted_best = e[p].name;
@@ -53,13 +105,17 @@ ValidationSummary summarize(const ValidationResults& results) {
   // Two entries can hold the same rows (the spectrum returns to Blk, GBS may
   // find a spectrum point): the same distribution is the same choice.
   s.predicted_best_is_measured_best = p == a || e[p].rows == e[a].rows;
-  s.predicted_best_excess = e[p].actual_s / e[a].actual_s - 1;
+  s.predicted_best_excess = e[p].actual_s() / e[a].actual_s() - 1;
   const int b = smallest(
-      e, [](const ValidationEntry& x) { return x.measured && x.kind == "spectrum"; }, actual);
+      e, [](const ValidationEntry& x) { return x.measured() && x.kind == "spectrum"; }, actual);
   const int g = smallest(
-      e, [](const ValidationEntry& x) { return x.measured && x.kind == "searched"; }, actual);
+      e, [](const ValidationEntry& x) { return x.measured() && x.kind == "searched"; }, actual);
   if (b >= 0) s.spectrum_best = e[b].name;
-  if (b >= 0 && g >= 0) s.spectrum_best_over_searched = e[b].actual_s / e[g].actual_s - 1;
+  if (b >= 0 && g >= 0) s.spectrum_best_over_searched = e[b].actual_s() / e[g].actual_s() - 1;
+  // The spectrum starts at Blk (search::spectrum).
+  if (!e.empty() && e.front().name == "Blk" && e.front().measured()) {
+    s.chosen_speedup_over_blk = e.front().actual_s() / e[p].actual_s();
+  }
   return s;
 }
 
@@ -71,11 +127,19 @@ model::Json validation_to_json(const ValidationResults& results) {
                      {"rows", e.rows},
                      {"predicted", e.predicted_s},
                      {"prediction", e.prediction}};
-    if (e.measured) {
-      j["actual"] = e.actual_s;
-      j["error"] = prediction_error(e.predicted_s, e.actual_s);
-      j["iteration_seconds"] = e.iteration_seconds;
-      j["check"] = e.check;
+    if (e.measured()) {
+      model::Json runs = model::Json::array();
+      for (const ValidationRun& r : e.runs) {
+        runs.push_back(
+            {{"round", r.round}, {"actual", r.actual_s}, {"iteration_seconds", r.iteration_seconds}, {"check", r.check}});
+      }
+      j["runs"] = std::move(runs);
+      j["actual"] = e.actual_s();
+      j["actual_min"] = e.actual_min_s();
+      j["actual_max"] = e.actual_max_s();
+      j["spread"] = e.relative_spread();
+      j["error"] = prediction_error(e.predicted_s, e.actual_s());
+      j["check"] = e.check();
     }
     entries.push_back(std::move(j));
   }
@@ -91,24 +155,50 @@ model::Json validation_to_json(const ValidationResults& results) {
                     {"predicted_best_excess", s.predicted_best_excess},
                     {"spectrum_best", s.spectrum_best}});
     if (s.spectrum_best_over_searched) summary["spectrum_best_over_searched"] = *s.spectrum_best_over_searched;
+    if (s.noise_floor) {
+      summary["noise_floor"] = *s.noise_floor;
+      summary["noise_max"] = *s.noise_max;
+      summary["errors_beyond_noise"] = s.errors_beyond_noise;
+    }
+    if (s.chosen_speedup_over_blk) summary["predicted_best_speedup_over_blk"] = *s.chosen_speedup_over_blk;
   }
   return {{"format", kValidationFormat},
           {"settings", results.settings},
           {"profile", results.profile},
           {"cluster", results.cluster},
           {"seconds",
-           "per iteration; actual = the slowest rank's median iteration after the first (index 0 "
-           "excluded: it creates or opens the data); predicted = the MHETA model's time of one iteration"},
+           "per iteration; a run's actual = the slowest rank's median iteration after the first (index 0 "
+           "excluded: it creates or opens the data); a distribution's actual = the median of its runs; "
+           "spread = (max - min) / median of its runs; predicted = the MHETA model's time of one iteration"},
           {"error", "|predicted - actual| / min(predicted, actual) (MHETA 5.2.1)"},
           {"distributions", entries},
           {"summary", summary}};
 }
 
+namespace {
+
+ValidationRun read_run(const model::JsonFields& f, const model::Json& j, const std::string& at, bool has_round) {
+  ValidationRun run;
+  if (has_round) run.round = static_cast<int>(f.integer(j, "round", at));
+  run.actual_s = f.non_negative(j, "actual", at);
+  const model::Json& seconds = f.array(j, "iteration_seconds", at);
+  for (std::size_t k = 0; k < seconds.size(); ++k) {
+    run.iteration_seconds.push_back(
+        f.non_negative_value(seconds[k], model::index_path(model::field_path(at, "iteration_seconds"), k)));
+  }
+  run.check = f.string(j, "check", at);
+  return run;
+}
+
+}  // namespace
+
 ValidationResults read_validation_results(const std::filesystem::path& path) {
   const model::JsonFields f(path.string());
   const model::Json doc = model::parse_json_text(model::read_text_file(path), path.string());
   if (!doc.is_object()) f.fail("", "expected a JSON object");
-  f.expect_format(doc, kValidationFormat);
+  // The first format held one run per distribution, at the entry itself.
+  const bool one_run_each = doc.value("format", std::string()) == kValidationFormatOneRun;
+  if (!one_run_each) f.expect_format(doc, kValidationFormat);
   ValidationResults r;
   r.settings = f.object(doc, "settings", "");
   r.profile = f.string(doc, "profile", "");
@@ -129,15 +219,15 @@ ValidationResults read_validation_results(const std::filesystem::path& path) {
     }
     e.predicted_s = f.non_negative(j, "predicted", at);
     e.prediction = f.object(j, "prediction", at);
-    if (f.optional_member(j, "actual", at) != nullptr) {
-      e.measured = true;
-      e.actual_s = f.non_negative(j, "actual", at);
-      const model::Json& seconds = f.array(j, "iteration_seconds", at);
-      for (std::size_t k = 0; k < seconds.size(); ++k) {
-        e.iteration_seconds.push_back(
-            f.non_negative_value(seconds[k], model::index_path(model::field_path(at, "iteration_seconds"), k)));
+    if (one_run_each) {
+      if (f.optional_member(j, "actual", at) != nullptr) e.runs.push_back(read_run(f, j, at, false));
+    } else if (f.optional_member(j, "runs", at) != nullptr) {
+      const std::string runs_at = model::field_path(at, "runs");
+      const model::Json& runs = f.array(j, "runs", at);
+      for (std::size_t k = 0; k < runs.size(); ++k) {
+        if (!runs[k].is_object()) f.fail(model::index_path(runs_at, k), "expected an object");
+        e.runs.push_back(read_run(f, runs[k], model::index_path(runs_at, k), true));
       }
-      e.check = f.string(j, "check", at);
     }
     r.entries.push_back(std::move(e));
   }

@@ -12,7 +12,17 @@
 
 namespace mheta::cli {
 
-inline constexpr const char* kValidationFormat = "mheta-validation/1";
+inline constexpr const char* kValidationFormat = "mheta-validation/2";
+// Results written before repeats: one run per distribution.
+inline constexpr const char* kValidationFormatOneRun = "mheta-validation/1";
+
+// One real run of the program under one distribution.
+struct ValidationRun {
+  int round = 0;                          // 0-based round of the interleaved protocol
+  double actual_s = 0;                    // steady state: the slowest rank's median iteration after the first
+  std::vector<double> iteration_seconds;  // every iteration, the first included
+  std::string check;                      // the program's own check: PASS / FAIL
+};
 
 struct ValidationEntry {
   std::string name;  // "Blk", "Blk->I-C 1/2", ..., "GBS"
@@ -20,10 +30,17 @@ struct ValidationEntry {
   std::vector<std::int64_t> rows;
   double predicted_s = 0;  // model's seconds per iteration
   model::Json prediction;  // the model's per-rank breakdown (mheta predict --json)
-  bool measured = false;
-  double actual_s = 0;                    // mean of the steady-state iterations
-  std::vector<double> iteration_seconds;  // every iteration, the first included
-  std::string check;                      // the program's own check: PASS / FAIL
+  std::vector<ValidationRun> runs;  // the repeated measurements, in the order they were made
+
+  bool measured() const { return !runs.empty(); }
+  // The median of the runs' steady-state times (0 when not measured).
+  double actual_s() const;
+  // The spread of the runs: (max - min) / median; 0 with fewer than 2 runs.
+  double relative_spread() const;
+  double actual_min_s() const;
+  double actual_max_s() const;
+  // "PASS" when every run passed, else the first other answer.
+  std::string check() const;
 };
 
 struct ValidationResults {
@@ -39,6 +56,13 @@ double prediction_error(double predicted, double actual);
 struct ValidationSummary {
   int distributions = 0;
   int measured = 0;
+  // The noise floor: the median, over the distributions measured more than
+  // once, of the spread of their repeated measurements ((max - min) /
+  // median); and the largest such spread. An error below the noise floor
+  // cannot be told from the machine's noise.
+  std::optional<double> noise_floor;
+  std::optional<double> noise_max;
+  int errors_beyond_noise = 0;  // distributions whose error exceeds their own spread
   double error_min = 0, error_mean = 0, error_max = 0;
   std::string predicted_best;  // smallest predicted among the measured
   std::string measured_best;   // smallest actual
@@ -46,7 +70,13 @@ struct ValidationSummary {
   double predicted_best_excess = 0;                   // actual(predicted best) / actual(measured best) - 1
   std::string spectrum_best;                          // smallest actual of the spectrum
   std::optional<double> spectrum_best_over_searched;  // actual(spectrum best) / actual(GBS) - 1
+  // Blk against the predicted best, measured: actual(Blk) / actual(predicted best).
+  std::optional<double> chosen_speedup_over_blk;
 };
+
+// The median of `values` (the mean of the two middle ones for an even count);
+// 0 for none.
+double median_of(std::vector<double> values);
 
 // Over the measured entries; zeros and empty names when none is measured.
 ValidationSummary summarize(const ValidationResults& results);
@@ -54,7 +84,8 @@ ValidationSummary summarize(const ValidationResults& results);
 // The whole document: settings, entries (each with its error when
 // measured) and the summary.
 model::Json validation_to_json(const ValidationResults& results);
-// Throws FormatError naming the file and the field.
+// Throws FormatError naming the file and the field. Reads results of the
+// first format (one run per distribution) too.
 ValidationResults read_validation_results(const std::filesystem::path& path);
 // Atomically (model/text_file.hpp), so an interrupted run leaves the last
 // complete state to resume from.

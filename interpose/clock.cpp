@@ -1,9 +1,29 @@
 #include "interpose/clock.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 namespace mheta::interpose {
+
+namespace {
+
+// Opened once per thread (pread re-reads the current figures), closed when
+// the thread ends.
+struct SchedstatFile {
+  int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  SchedstatFile() = default;
+  SchedstatFile(const SchedstatFile&) = delete;
+  SchedstatFile& operator=(const SchedstatFile&) = delete;
+  ~SchedstatFile() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+}  // namespace
 
 void sleep_s(double seconds) {
   if (!(seconds > 0)) return;
@@ -11,6 +31,26 @@ void sleep_s(double seconds) {
   timespec request{static_cast<time_t>(whole), static_cast<long>((seconds - whole) * 1e9)};
   timespec remaining{};
   while (nanosleep(&request, &remaining) != 0 && errno == EINTR) request = remaining;
+}
+
+double thread_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double thread_queued_s() {
+  thread_local const SchedstatFile file;
+  const int fd = file.fd;
+  if (fd < 0) return 0;
+  char text[128];
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  // "<ns on a cpu> <ns waiting on a run queue> <timeslices>"
+  char* end = nullptr;
+  std::strtoull(text, &end, 10);
+  return 1e-9 * static_cast<double>(std::strtoull(end, nullptr, 10));
 }
 
 }  // namespace mheta::interpose

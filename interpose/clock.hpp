@@ -11,6 +11,12 @@ inline double now_s() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// The calling thread's CPU time, seconds.
+double thread_cpu_s();
+// The time the calling thread has so far spent runnable but waiting for a
+// core (Linux's /proc/thread-self/schedstat), seconds; 0 where unknown.
+double thread_queued_s();
+
 // Sleeps `seconds` (no-op when <= 0); nanosleep restarts after signals.
 void sleep_s(double seconds);
 

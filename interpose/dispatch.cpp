@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "interpose/clock.hpp"
-#include "interpose/emulator.hpp"
+#include "interpose/communicators.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/runtime.hpp"
 #include "interpose/sleep_wait.hpp"
@@ -59,22 +59,33 @@ std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   return type_bytes(total, c.type);
 }
 
-int run_blocking(const Runtime& rt, const CallInfo& c, CallRef call, NonblockingRef nonblocking) {
-  if (nonblocking && rt.settings().wait == WaitMode::sleep) return sleep_wait(nonblocking, c.status);
+// A blocking call, run by a service its own way (sleep-waiting) or as it is.
+int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nonblocking) {
+  if (nonblocking) {
+    if (const auto rc = rt.run_blocking({fn, c, call, nonblocking, nullptr})) return *rc;
+  }
   return call();
 }
 
+// A message sent or received: recorded while capturing, told to the services.
 void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
-  if (rt.capturing()) rt.timeline().add_comm(message(kind, rt.world_rank_of(comm, peer), bytes, tag));
-  rt.observe(fn, signature(fn, peer, tag), false, true);
+  const int world_peer = world_rank_of(comm, peer);
+  if (rt.capturing()) rt.timeline().add_comm(message(kind, world_peer, bytes, tag));
+  rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
+              bytes, tag, signature(fn, peer, tag)});
+}
+
+// A receive posted: its message is recorded where it completes.
+void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
+  rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag, signature(fn, peer, tag)});
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
-  const bool between = rt.following() && c.peer >= 0 && rt.between_ranks(c.comm);
+  const bool between = rt.following() && c.peer >= 0 && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   const double posted = clock.now();
   clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
-  const int rc = run_blocking(rt, c, call, nb);
+  const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
   if (rc == MPI_SUCCESS) clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
   if (between && rc == MPI_SUCCESS) {
@@ -86,9 +97,9 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 
 int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   MPI_Status local{};
-  const bool between = rt.following() && rt.between_ranks(c.comm);
+  const bool between = rt.following() && between_ranks(c.comm);
   if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
-  const int rc = run_blocking(rt, c, call, nb);
+  const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
   if (rc == MPI_SUCCESS) rt.clock().received(c.comm, *c.status);
   if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
@@ -101,7 +112,7 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 
 int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
-  const bool between = rt.following() && rt.between_ranks(c.comm);
+  const bool between = rt.following() && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   if ((between || clock.carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = clock.now();
@@ -134,7 +145,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL) return rc;
-  const bool between = rt.following() && rt.between_ranks(c.comm);
+  const bool between = rt.following() && between_ranks(c.comm);
   if (!between && !timed) return rc;
   std::lock_guard lock(rt.mutex());
   const std::int64_t bytes = type_bytes(c.count, c.type);
@@ -151,7 +162,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
     case Category::irecv:  // recorded where it completes
       pending.kind = Kind::recv;
       rt.requests().add(*c.request, pending);
-      if (between) rt.observe(fn, signature(fn, c.peer, c.tag), false, true);
+      if (between) post_receive(rt, fn, c.peer, bytes, c.tag);
       break;
     case Category::send_init:
     case Category::recv_init:
@@ -191,7 +202,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (p.kind == Kind::send) {
       record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
     } else {
-      rt.observe(fn, signature(fn, p.peer, p.tag), false, true);
+      post_receive(rt, fn, p.peer, p.bytes, p.tag);
     }
   }
   return rc;
@@ -244,12 +255,16 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
   VirtualClockService& clock = rt.clock();
   switch (p.kind) {
     case Kind::recv:
-      if (p.between && rt.capturing() && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
-        rt.timeline().add_comm(message(model::CommKind::recv, rt.world_rank_of(p.comm, status->MPI_SOURCE),
-                                       received_bytes(status), status->MPI_TAG));
-      }
       if (clock.carrying() && status != MPI_STATUS_IGNORE) {
         t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = *status});
+      }
+      if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
+        const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
+        const std::int64_t bytes = received_bytes(status);
+        if (rt.capturing()) {
+          rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
+        }
+        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG, 0});
       }
       break;
     case Kind::send:
@@ -268,7 +283,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       // Virtual time: the time the thread waited for a core between the
       // issue and the end of the wait is not the disk's.
       if (clock.on() && delay.blocked) transfer = std::max(0.0, transfer - (thread_queued_s() - p.queued_at_issue));
-      const double emulated = (rt.emulator().active() ? rt.emulator().io_factor() : 1) * transfer;
+      const double emulated = rt.file_io_factor() * transfer;
       // The captured write already holds the issue's time; the rest of the
       // emulated transfer is the write's too.
       if (p.recorded && rt.capturing()) rt.timeline().add_io_seconds(p.io, p.write, emulated - p.issue_seconds);
@@ -310,26 +325,25 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   int rc = MPI_SUCCESS;
   FileDelay delay;
   delay.call_start = now_s();
-  if (rt.settings().wait == WaitMode::sleep &&
-      (fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome)) {
-    rc = poll_with_sleeps([&](int* done) {
-      switch (fn) {
-        case Fn::Wait:
-          return PMPI_Test(c.requests, done, c.status);
-        case Fn::Waitall:
-          return PMPI_Testall(n, c.requests, done, c.statuses);
-        case Fn::Waitany:
-          return PMPI_Testany(n, c.requests, c.index, done, c.status);
-        default: {
-          const int r = PMPI_Testsome(n, c.requests, c.outcount, c.indices, c.statuses);
-          *done = *c.outcount != 0;
-          return r;
-        }
+  const bool waits = fn == Fn::Wait || fn == Fn::Waitall || fn == Fn::Waitany || fn == Fn::Waitsome;
+  // A wait, polled by its test (sleep-waiting).
+  const auto test = [&](int* done) {
+    switch (fn) {
+      case Fn::Wait:
+        return PMPI_Test(c.requests, done, c.status);
+      case Fn::Waitall:
+        return PMPI_Testall(n, c.requests, done, c.statuses);
+      case Fn::Waitany:
+        return PMPI_Testany(n, c.requests, c.index, done, c.status);
+      default: {
+        const int r = PMPI_Testsome(n, c.requests, c.outcount, c.indices, c.statuses);
+        *done = *c.outcount != 0;
+        return r;
       }
-    });
-  } else {
-    rc = call();
-  }
+    }
+  };
+  const auto by_service = waits ? rt.run_blocking({fn, c, call, nullptr, test}) : std::nullopt;
+  rc = by_service ? *by_service : call();
   if (rc != MPI_SUCCESS) {
     rt.leave();
     return rc;
@@ -386,10 +400,10 @@ double clock_bytes(Fn fn, const CallInfo& c) {
 }
 
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
-  const bool all = rt.following() && rt.over_all_ranks(c.comm);
+  const bool all = rt.following() && over_all_ranks(c.comm, rt.world_size());
   VirtualClockService& clock = rt.clock();
   std::shared_ptr<EntryExchange> entry = clock.collective_posted(c.comm);  // where the collective is
-  const int rc = run_blocking(rt, c, call, nb);
+  const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
   if (entry && rc == MPI_SUCCESS) {
     if (category == Category::collective) {
@@ -405,15 +419,16 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
     }
   }
   if (all && rc == MPI_SUCCESS) {
+    const std::int64_t bytes = collective_bytes(fn, c);
     std::lock_guard lock(rt.mutex());
     if (rt.capturing()) {
       model::CommOp op;
       op.kind = model::CommKind::collective;
       op.collective = c.collective;
-      op.bytes = collective_bytes(fn, c);
+      op.bytes = bytes;
       rt.timeline().add_comm(op);
     }
-    rt.observe(fn, signature(fn, 0, 0), rt.counts_for_detection(c.comm));
+    rt.collective({fn, c.collective, bytes, counts_for_detection(c.comm, rt.thread_level()), signature(fn, 0, 0)});
   }
   return rc;
 }
@@ -447,13 +462,10 @@ void synchronize_file_call(Runtime& rt, Fn fn, MPI_File fh) {
 // (and so returned), after the time the thread waited for a core is taken
 // out, as compute is measured by CPU time (docs/emulation.md).
 struct IoTimer {
-  explicit IoTimer(Runtime& rt) : start(now_s()), queued(rt.emulator().active() ? thread_queued_s() : 0) {}
+  explicit IoTimer(const Runtime& rt) : start(now_s()), queued(rt.measures_cpu() ? thread_queued_s() : 0) {}
   double seconds(Runtime& rt) const {
     const double wall = now_s() - start;
-    if (!rt.emulator().active()) return wall;
-    const double waited_for_core = thread_queued_s() - queued;
-    if (rt.clock().on()) return rt.clock().io(wall, waited_for_core);  // a time, not a sleep
-    return rt.emulator().stretch_io(wall - waited_for_core, wall);
+    return rt.time_file_io(rt.measures_cpu() ? wall - (thread_queued_s() - queued) : wall, wall);
   }
   double start;
   double queued;
@@ -468,7 +480,10 @@ int handle_file_open(Runtime& rt, CallInfo& c, CallRef call) {
   if (rt.clock().on()) timer.seconds(rt);
   rt.leave();
   if (rc == MPI_SUCCESS) rt.clock().file_opened(*c.fh_out, c.comm);
-  if (rt.following() && rc == MPI_SUCCESS) rt.open_file(*c.fh_out, c.filename, c.info);
+  if (rt.following() && rc == MPI_SUCCESS) {
+    std::lock_guard lock(rt.mutex());
+    rt.files().open(*c.fh_out, c.filename, c.info, rt.world_rank());
+  }
   return rc;
 }
 
@@ -480,7 +495,8 @@ int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
   if (rt.clock().on()) timer.seconds(rt);
   rt.leave();
   rt.clock().file_closed(fh);
-  rt.close_file(fh);
+  std::lock_guard lock(rt.mutex());
+  rt.files().close(fh);
   return rc;
 }
 
@@ -493,13 +509,14 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   rt.leave();
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
-  const int variable = rt.variable_of(c.fh);
-  if (write && rt.capturing()) rt.note_write(variable);
+  const int variable = rt.files().variable_of(c.fh);
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  if (write && rt.capturing()) rt.files().note_write(variable);
   if (rt.capturing() && variable >= 0) {
-    const Timeline::IoRef ref = rt.timeline().add_io(variable, write, type_bytes(c.count, c.type), seconds, false);
-    if (write) rt.note_write_record(variable, ref);
+    const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
+    if (write) rt.files().note_write_record(variable, ref);
   }
-  rt.observe(fn, signature(fn, variable, 0), false);
+  rt.file_io({fn, variable, write, bytes, signature(fn, variable, 0)});
   return rc;
 }
 
@@ -514,7 +531,7 @@ int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   rt.leave();
   if (!rt.capturing() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
-  rt.add_to_last_write(rt.variable_of(c.fh), seconds);
+  rt.files().add_to_last_write(rt.timeline(), rt.files().variable_of(c.fh), seconds);
   return rc;
 }
 
@@ -578,8 +595,8 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
-  const int variable = rt.variable_of(c.fh);
-  if (write && rt.capturing()) rt.note_write(variable);
+  const int variable = rt.files().variable_of(c.fh);
+  if (write && rt.capturing()) rt.files().note_write(variable);
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
     rt.requests().add(*c.request,
@@ -595,15 +612,15 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
       // and so is the emulated rest of it, slept where the request completes.
       file.io = rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
       file.recorded = true;
-      rt.note_write_record(variable, file.io);
+      rt.files().note_write_record(variable, file.io);
     }
     if (rt.clock().on()) {
       file.posted_at = rt.clock().now();
       file.queued_at_issue = timer.queued;
     }
-    if (file.recorded || rt.emulator().io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
+    if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
   }
-  if (rt.following()) rt.observe(fn, signature(fn, variable, 0), false);
+  if (rt.following()) rt.file_io({fn, variable, write, type_bytes(c.count, c.type), signature(fn, variable, 0)});
   return rc;
 }
 
@@ -634,7 +651,6 @@ int handle_comm_free(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
-// The handler of a call's category.
 int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
   switch (category) {
     case Category::send:
@@ -702,11 +718,9 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
   if (guard.nested()) return call();
   Runtime& rt = Runtime::get();
   const CallInside inside(rt);
-  rt.enter();
+  rt.enter(fn);
   const int rc = handle(rt, fn, category, c, call, nb);
-  // What the virtual clock did after the call (a send time received, the
-  // other ranks' entries waited for) is no compute of the program either.
-  if (rt.clock().on()) rt.leave();
+  rt.after_call(fn);
   return rc;
 }
 

@@ -1,11 +1,6 @@
 #include "interpose/emulator.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <ctime>
 
 #include "interpose/clock.hpp"
 
@@ -30,39 +25,7 @@ void pay(double& debt, double seconds) {
   debt -= now_s() - start;
 }
 
-// Opened once per thread (pread re-reads the current figures), closed when
-// the thread ends.
-struct SchedstatFile {
-  int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  SchedstatFile() = default;
-  SchedstatFile(const SchedstatFile&) = delete;
-  SchedstatFile& operator=(const SchedstatFile&) = delete;
-  ~SchedstatFile() {
-    if (fd >= 0) close(fd);
-  }
-};
-
 }  // namespace
-
-double thread_cpu_s() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-double thread_queued_s() {
-  thread_local const SchedstatFile file;
-  const int fd = file.fd;
-  if (fd < 0) return 0;
-  char text[128];
-  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
-  if (n <= 0) return 0;
-  text[n] = '\0';
-  // "<ns on a cpu> <ns waiting on a run queue> <timeslices>"
-  char* end = nullptr;
-  std::strtoull(text, &end, 10);
-  return 1e-9 * static_cast<double>(std::strtoull(end, nullptr, 10));
-}
 
 void Emulator::configure(const RankEmulation& rank, double dilation) {
   rank_ = rank;

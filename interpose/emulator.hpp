@@ -16,12 +16,6 @@
 
 namespace mheta::interpose {
 
-// The calling thread's CPU time, seconds.
-double thread_cpu_s();
-// The time the calling thread has so far spent runnable but waiting for a
-// core (Linux's /proc/thread-self/schedstat), seconds; 0 where unknown.
-double thread_queued_s();
-
 class Emulator {
  public:
   // `dilation` >= 1 multiplies the CPU factor (Emulation::dilation, resolved).

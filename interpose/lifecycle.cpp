@@ -1,6 +1,7 @@
-// The hand-written entry points: MPI_Init(_thread), MPI_Finalize and
-// MPI_Pcontrol (variadic), the program-facing marks of <mheta/marks.h>, and
-// the load-time export of the emulated memory budget.
+// The hand-written entry points: MPI_Init(_thread), MPI_Finalize,
+// MPI_Pcontrol (variadic) and MPI_Wtime, the program-facing functions of
+// <mheta/marks.h> and <mheta/interposer.h>, and the load-time export of the
+// emulated memory budget.
 #include <mpi.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <mheta/environment.hpp>
 #include <string>
 
 #include "interpose/boundary_counter.hpp"
@@ -24,14 +26,14 @@ namespace {
 // which may be before MPI_Init: set it when the library is loaded, from the
 // rank the process manager gives (MPICH hydra: PMI_RANK, PMI_SIZE).
 __attribute__((constructor)) void export_emulated_memory() {
-  const char* spec = std::getenv("MHETA_EMULATE");
+  const char* spec = std::getenv(env::kEmulate);
   const char* rank = std::getenv("PMI_RANK");
   const char* size = std::getenv("PMI_SIZE");
   if (spec == nullptr || *spec == '\0' || rank == nullptr || size == nullptr) return;
   try {
     const Emulation emulation = load_emulation(spec);
     const RankEmulation& mine = emulation.for_rank(std::atoi(rank), std::atoi(size));
-    if (mine.memory_bytes) setenv("MHETA_MEMORY_BYTES", std::to_string(*mine.memory_bytes).c_str(), 1);
+    if (mine.memory_bytes) setenv(env::kMemoryBytes, std::to_string(*mine.memory_bytes).c_str(), 1);
   } catch (const std::exception&) {
     // Reported once MPI is up (settings.cpp); the program runs unemulated.
   }
@@ -97,22 +99,10 @@ extern "C" MHETA_EXPORT void mheta_iteration(void) {
   mheta::interpose::g_marks.fetch_add(1, std::memory_order_relaxed);
   if (!mheta::interpose::engaged()) return;
   const ReentryGuard guard;
-  if (!guard.nested()) Runtime::get().mark_iteration();
+  if (!guard.nested()) Runtime::get().program_mark();
 }
 
-// Under the virtual clock a program that times itself sees virtual time:
-// the compute up to the call moves the clock first. Otherwise (and for calls
-// the MPI library makes from inside another MPI call) MPICH's.
-extern "C" MHETA_EXPORT double MPI_Wtime(void) {
-  if (!mheta::interpose::engaged()) return PMPI_Wtime();
-  const ReentryGuard guard;
-  Runtime& rt = Runtime::get();
-  if (guard.nested() || !rt.clock().on()) return PMPI_Wtime();
-  rt.enter();
-  rt.leave();
-  return rt.clock().now();
-}
-
+// The clock's resolution: the virtual clock's under it, else MPICH's.
 extern "C" MHETA_EXPORT double MPI_Wtick(void) {
   if (!mheta::interpose::engaged()) return PMPI_Wtick();
   Runtime& rt = Runtime::get();
@@ -131,3 +121,14 @@ extern "C" MHETA_EXPORT void mheta_stage_begin(const char* /*name*/) {
 }
 
 extern "C" MHETA_EXPORT void mheta_stage_end(void) { mheta_stage_begin(nullptr); }
+
+// The time the program reads: the real one unless a service changes it.
+extern "C" MHETA_EXPORT double MPI_Wtime(void) {
+  const double now = PMPI_Wtime();
+  if (!mheta::interpose::engaged()) return now;
+  const ReentryGuard guard;
+  return guard.nested() ? now : Runtime::get().wtime(now);
+}
+
+// <mheta/interposer.h>
+extern "C" MHETA_EXPORT long long mheta_capture_iteration(void) { return Runtime::get().settings().capture_iteration; }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "interpose/runtime.hpp"
+#include "interpose/file_variables.hpp"
 #include "model/profile.hpp"
 
 namespace mheta::interpose {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <mheta/environment.hpp>
 
 #include "interpose/row_weights_file.hpp"
 #include "model/format_error.hpp"
@@ -24,7 +25,7 @@ std::string host_name() {
 // What the program was told it may use (MHETA_MEMORY_BYTES, the budget io/
 // sizes its ICLAs with), else the node's physical memory.
 std::uint64_t memory_budget() {
-  if (const char* m = std::getenv("MHETA_MEMORY_BYTES")) {
+  if (const char* m = std::getenv(env::kMemoryBytes)) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(m, &end, 10);
     if (end != m && *end == '\0' && v > 0) return v;

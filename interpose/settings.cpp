@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <initializer_list>
+#include <mheta/environment.hpp>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -12,7 +13,7 @@ namespace mheta::interpose {
 
 namespace {
 
-const char* env(const char* name) {
+const char* set_value(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
@@ -33,7 +34,7 @@ void warn(int rank, const std::string& message) {
 }
 
 void read_capture_mode(int rank, Settings& s) {
-  const char* mode = env("MHETA_CAPTURE");
+  const char* mode = set_value(env::kCapture);
   if (mode == nullptr) return;
   const std::string_view m(mode);
   if (m == "off") {
@@ -72,7 +73,7 @@ void read_capture_mode(int rank, Settings& s) {
 // anything else is warned about (saying what happens instead) and leaves
 // `value` as it was.
 void read_positive(int rank, const char* name, const char* otherwise, std::int64_t& value) {
-  const char* text = env(name);
+  const char* text = set_value(name);
   if (text == nullptr) return;
   if (const auto parsed = parse_positive(text)) {
     value = *parsed;
@@ -87,7 +88,7 @@ template <typename Value>
 std::optional<Value> read_choice(int rank, const char* name,
                                  std::initializer_list<std::pair<std::string_view, Value>> choices,
                                  const char* otherwise) {
-  const char* text = env(name);
+  const char* text = set_value(name);
   if (text == nullptr) return std::nullopt;
   std::string names;
   for (const auto& [choice, value] : choices) {
@@ -103,13 +104,13 @@ std::optional<Value> read_choice(int rank, const char* name,
 Settings read_settings(int rank) {
   Settings s;
   read_capture_mode(rank, s);
-  read_positive(rank, "MHETA_CAPTURE_ITERATION", "capturing iteration 2", s.capture_iteration);
-  if (const char* p = env("MHETA_PROFILE")) s.profile_path = p;
-  read_positive(rank, "MHETA_ROWS", "ignored", s.global_rows);
-  if (const char* d = env("MHETA_DIST")) s.dist_path = d;
-  read_positive(rank, "MHETA_ITERATIONS", "counting the iterations instead", s.stated_iterations);
-  if (const char* w = env("MHETA_ROW_WEIGHTS")) s.row_weights_path = w;
-  if (const char* e = env("MHETA_EMULATE")) {
+  read_positive(rank, env::kCaptureIteration, "capturing iteration 2", s.capture_iteration);
+  if (const char* p = set_value(env::kProfile)) s.profile_path = p;
+  read_positive(rank, env::kRows, "ignored", s.global_rows);
+  if (const char* d = set_value(env::kDist)) s.dist_path = d;
+  read_positive(rank, env::kIterations, "counting the iterations instead", s.stated_iterations);
+  if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
+  if (const char* e = set_value(env::kEmulate)) {
     try {
       s.emulation = load_emulation(e);
       s.wait = s.emulation->wait;
@@ -118,13 +119,13 @@ Settings read_settings(int rank) {
     }
   }
   if (const auto wait =
-          read_choice(rank, "MHETA_WAIT", {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
+          read_choice(rank, env::kWait, {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
     s.wait = *wait;
   }
   // The virtual clock is the default when emulating; an unknown clock is the wall.
   s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
-  if (env("MHETA_CLOCK") != nullptr) {
-    s.clock = read_choice(rank, "MHETA_CLOCK", {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
+  if (set_value(env::kClock) != nullptr) {
+    s.clock = read_choice(rank, env::kClock, {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
                           "using the wall clock")
                   .value_or(ClockMode::wall);
   }

@@ -3,6 +3,7 @@
 // (docs/interpose.md lists every variable). A bad value is reported on
 // stderr and replaced by its default: the program must run regardless.
 #include <cstdint>
+#include <mheta/environment.hpp>
 #include <optional>
 #include <string>
 
@@ -28,8 +29,8 @@ struct Settings {
   CaptureMode capture = CaptureMode::automatic;
   std::string call_name;  // call mode: "MPI_Allreduce"
   std::int64_t call_every = 1;
-  std::int64_t capture_iteration = 2;  // 1-based: an iteration after the first
-  std::string profile_path = "mheta-profile.json";
+  std::int64_t capture_iteration = env::kDefaultCaptureIteration;
+  std::string profile_path = env::kDefaultProfile;
   std::int64_t global_rows = 0;        // MHETA_ROWS; 0 = unknown
   std::string dist_path;               // MHETA_DIST
   std::int64_t stated_iterations = 0;  // MHETA_ITERATIONS: iterations of the whole run; 0 = count them

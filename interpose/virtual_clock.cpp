@@ -1,10 +1,57 @@
 #include "interpose/virtual_clock.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "interpose/network_probe.hpp"
+#include "interpose/runtime.hpp"
 
 namespace mheta::interpose {
+
+// Without an emulation every factor is 1 and the network is the machine's.
+void VirtualClockService::on_start(Runtime& rt) {
+  const Settings& settings = rt.settings();
+  const int size = rt.world_size();
+  const RankEmulation mine = settings.emulation ? settings.emulation->for_rank(rt.world_rank(), size) : RankEmulation{};
+  Network network;
+  if (settings.emulation && settings.emulation->network) {
+    network = [net = *settings.emulation->network, size](int from, int to) { return net.link(from, to, size); };
+  }
+  start(mine, std::move(network), settings.wait == WaitMode::sleep);
+}
+
+// Compute counts its CPU time times the CPU factor, and lasts no longer
+// than it did: nothing is slept.
+void VirtualClockService::before_call(Runtime&, Fn, ComputeSection& section) {
+  section.seconds = on() ? compute(section.cpu_s) : rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+}
+
+void VirtualClockService::value_compute(Runtime&, ComputeSection& section) {
+  section.seconds = rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+}
+
+void VirtualClockService::time_file_io(Runtime&, FileTiming& timing) {
+  timing.seconds = on() ? clock_.advance_io(timing.io_s, 0, rank_.io_factor) : rank_.io_factor * timing.io_s;
+}
+
+void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
+  if (!on()) {
+    if (carrying_) seconds += fallback_offset_;
+    return;
+  }
+  rt.enter();  // the compute up to the call moves the clock first
+  rt.leave();
+  seconds = clock_.now();
+}
+
+void VirtualClockService::after_call(Runtime& rt, Fn) {
+  if (on()) rt.leave();
+}
+
+void VirtualClockService::on_capture_end(Runtime&, bool) {
+  captured_ = true;
+  capture_virtual_ = on();
+}
 
 void VirtualClockService::start(const RankEmulation& rank, Network network, bool sleep_wait) {
   rank_ = rank;
@@ -25,6 +72,7 @@ void VirtualClockService::finish() {
 
 void VirtualClockService::fall_back() {
   if (!on_.exchange(false)) return;
+  fallback_offset_ = clock_.now() - PMPI_Wtime();
   std::fprintf(stderr,
                "mheta interpose (rank %d): threads call MPI concurrently, so the virtual clock cannot order this "
                "rank's events; it runs on the wall clock from here on (MPI_Wtime and the profile's times are wall "

@@ -7,7 +7,10 @@
 // so a run is as fast as the machine allows and its times do not depend on
 // how ranks sharing cores were scheduled.
 //
-// The handlers call it at the points below; every call is a no-op while the
+// A service of the runtime (service.hpp) in place of emulation by sleeping:
+// it gives compute and I/O their emulated durations, and MPI_Wtime its
+// time. The category handlers (dispatch.cpp) also call it at the points
+// below, through Runtime::clock(); every such call is a no-op while the
 // clock is off (wall clock, or after falling back).
 #include <mpi.h>
 
@@ -19,16 +22,36 @@
 #include <unordered_map>
 
 #include "interpose/emulation_config.hpp"
+#include "interpose/service.hpp"
 #include "interpose/shadow_comms.hpp"
 #include "interpose/virtual_time.hpp"
 #include "model/collective.hpp"
 
 namespace mheta::interpose {
 
-class VirtualClockService {
+class VirtualClockService final : public Service {
  public:
   // A link of the emulated network between two ranks of MPI_COMM_WORLD.
   using Network = std::function<Link(int from, int to)>;
+
+  // The service's hooks.
+  const char* name() const override { return "virtual-clock"; }
+  void on_start(Runtime& rt) override;
+  void on_finish(Runtime&) override { finish(); }
+  bool keeps_engaged(const Runtime&) const override { return true; }
+  bool measures_cpu() const override { return true; }
+  void before_call(Runtime&, Fn, ComputeSection& section) override;
+  void value_compute(Runtime&, ComputeSection& section) override;
+  void time_file_io(Runtime&, FileTiming& timing) override;
+  double file_io_factor() const override { return rank_.io_factor; }
+  void on_wtime(Runtime& rt, double& seconds) override;
+  // What the clock did after the call (a send time received, the other
+  // ranks' entries waited for) is no compute of the program either.
+  void after_call(Runtime& rt, Fn) override;
+  void on_capture_end(Runtime&, bool) override;
+  // Whether the captured iteration (or, before one, the times so far) was
+  // timed by the virtual clock: the profile's `clock`.
+  bool timed_capture() const { return captured_ ? capture_virtual_ : on(); }
 
   // MPI_Init has returned (every rank calls it: collective). Without a
   // network, the machine's own is measured (network_probe.hpp).
@@ -93,6 +116,9 @@ class VirtualClockService {
   mutable std::unordered_map<MPI_Comm, Link> collective_links_;  // under files_mutex_
   std::unordered_map<MPI_File, MPI_Comm> file_comms_;
   std::atomic<bool> on_{false};
+  double fallback_offset_ = 0;
+  bool captured_ = false;
+  bool capture_virtual_ = false;
   bool carrying_ = false;
 };
 

@@ -2,10 +2,12 @@
 // The distributed variables a program sweeps together, each an IclaArray,
 // sized together by the one ICLA policy (io/sweep_plan.hpp).
 //
-// The interposer sets MHETA_FORCE_OOC=1 for the iteration it captures only
-// (interpose/runtime.cpp), so that every rank's I/O is measured there.
+// The interposer forces every rank out of core from the iteration before
+// the one it captures to the end of that one (mheta_out_of_core_forced() of
+// <mheta/interposer.h>, interpose/out_of_core_service.hpp), so that every
+// rank's I/O is measured there; MHETA_FORCE_OOC=1 forces the whole run.
 // follow_environment(), called at the start of each iteration, switches the
-// arrays to the forced plans while it is set and back when it is not.
+// arrays to the forced plans while either holds and back when neither does.
 #include <cstddef>
 #include <memory>
 #include <vector>

@@ -1,10 +1,13 @@
 #include "io/memory_budget.hpp"
 
+#include <mheta/interposer.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <mheta/environment.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,7 +82,7 @@ std::optional<std::uint64_t> mem_available() {
 }  // namespace
 
 MemoryBudget memory_budget(int ranks_on_node) {
-  if (const char* env = std::getenv("MHETA_MEMORY_BYTES"); env != nullptr && *env != '\0') {
+  if (const char* env = std::getenv(env::kMemoryBytes); env != nullptr && *env != '\0') {
     const auto bytes = parse_byte_count(env);
     if (!bytes || *bytes == 0) {
       throw std::runtime_error(std::string("MHETA_MEMORY_BYTES: expected a positive byte count such as "
@@ -108,13 +111,12 @@ MemoryBudget memory_budget(int ranks_on_node) {
 }
 
 bool force_out_of_core_from_environment() {
-  const char* env = std::getenv("MHETA_FORCE_OOC");
-  return env != nullptr && (std::string(env) == "1" || std::string(env) == "capture");
+  return whole_run_forced_out_of_core() || mheta_out_of_core_forced_now() != 0;
 }
 
 bool whole_run_forced_out_of_core() {
-  const char* env = std::getenv("MHETA_FORCE_OOC");
-  return env != nullptr && std::string(env) == "1";
+  const char* value = std::getenv(env::kForceOutOfCore);
+  return value != nullptr && std::string(value) == "1";
 }
 
 }  // namespace mheta::io

@@ -27,10 +27,11 @@ std::optional<std::uint64_t> parse_byte_count(const std::string& text);
 
 // MHETA_FORCE_OOC=1: every distributed variable out of core for the whole
 // run (the paper instruments that way, so the I/O cost of every rank is
-// measured). MHETA_FORCE_OOC=capture: the interposer's, set around the
-// iteration it captures only; groups follow it at each iteration
-// (IclaGroup::follow_environment) but plan the run as usual.
-bool force_out_of_core_from_environment();  // either value
+// measured). The interposer's forcing, around the iteration it captures
+// only, comes through mheta_out_of_core_forced() (<mheta/interposer.h>);
+// groups follow it at each iteration (IclaGroup::follow_environment) but
+// plan the run as usual.
+bool force_out_of_core_from_environment();  // either
 bool whole_run_forced_out_of_core();        // MHETA_FORCE_OOC=1
 
 }  // namespace mheta::io

@@ -1,6 +1,6 @@
 #pragma once
 // In-memory arrays distributed like the local arrays' rows (cg's and
-// lanczos's x, r, p): when the runtime moves the rows (io/auto_redistribute.hpp),
+// lanczos's x, r, p): when the runtime moves the rows (advisor/auto_redistribute.hpp),
 // the program moves these with them. One MPI_Alltoallv of the rows that
 // change owner (model/redistribution_plan.hpp); the rows a rank keeps are
 // copied.

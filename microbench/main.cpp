@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <mheta/exit_codes.hpp>
 
-#include "cli/exit_codes.hpp"
 #include "microbench/microbench.hpp"
 #include "model/cluster.hpp"
 #include "model/text_file.hpp"
@@ -46,9 +46,9 @@ int run(int argc, char** argv, int rank, int size) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    if (rank != 0) return error.get_exit_code() == 0 ? 0 : mheta::cli::kExitUsage;
+    if (rank != 0) return error.get_exit_code() == 0 ? 0 : mheta::kExitUsage;
     const int code = app.exit(error);
-    return code == 0 ? 0 : mheta::cli::kExitUsage;
+    return code == 0 ? 0 : mheta::kExitUsage;
   }
   if (size < 2) {
     if (rank == 0) {
@@ -56,7 +56,7 @@ int run(int argc, char** argv, int rank, int size) {
                    "ranks, but this run has "
                 << size << "; run it as: mpiexec -n 2 (or more) mheta-microbench\n";
     }
-    return mheta::cli::kExitUsage;
+    return mheta::kExitUsage;
   }
   int problem = 0;
   if (rank == 0) {
@@ -67,7 +67,7 @@ int run(int argc, char** argv, int rank, int size) {
     }
   }
   MPI_Bcast(&problem, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (problem != 0) return mheta::cli::kExitCannotWrite;
+  if (problem != 0) return mheta::kExitCannotWrite;
   // The scratch directory is local to each node: every rank checks its own.
   int bad_dir = 0;
   if (!options.disk_dir.empty() && !mheta::microbench::writable_directory(options.disk_dir)) {
@@ -77,10 +77,10 @@ int run(int argc, char** argv, int rank, int size) {
   }
   int any_bad_dir = 0;
   MPI_Allreduce(&bad_dir, &any_bad_dir, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (any_bad_dir != 0) return mheta::cli::kExitUsage;
+  if (any_bad_dir != 0) return mheta::kExitUsage;
 
   const mheta::model::Json document = mheta::microbench::run_microbench(options, MPI_COMM_WORLD);
-  if (rank != 0) return mheta::cli::kExitOk;
+  if (rank != 0) return mheta::kExitOk;
   const std::string text = document.dump(2) + "\n";
   // What we write must be what the model reads.
   mheta::model::parse_cluster(text, options.output);
@@ -88,11 +88,11 @@ int run(int argc, char** argv, int rank, int size) {
     mheta::model::write_text_file_atomically(options.output, text);
   } catch (const mheta::model::OutputError& error) {
     std::cerr << "mheta-microbench: " << error.what() << "\n";
-    return mheta::cli::kExitCannotWrite;
+    return mheta::kExitCannotWrite;
   }
   std::cerr << "mheta-microbench: wrote " << options.output << " (" << size << " ranks, "
             << document["measurement"]["elapsed_s"].get<double>() << " s)\n";
-  return mheta::cli::kExitOk;
+  return mheta::kExitOk;
 }
 
 }  // namespace
@@ -103,13 +103,13 @@ int main(int argc, char** argv) {
   int size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int code = mheta::cli::kExitFailure;
+  int code = mheta::kExitFailure;
   try {
     code = run(argc, argv, rank, size);
   } catch (const std::exception& error) {
     // One rank failing leaves the others inside a collective: abort them all.
     std::cerr << "mheta-microbench: rank " << rank << ": " << error.what() << "\n";
-    MPI_Abort(MPI_COMM_WORLD, mheta::cli::kExitFailure);
+    MPI_Abort(MPI_COMM_WORLD, mheta::kExitFailure);
   }
   MPI_Finalize();
   return code;

@@ -100,4 +100,12 @@ model::Json run_microbench(const Options& options, MPI_Comm comm) {
   return cluster_report(options, m);
 }
 
+std::optional<model::Cluster> measure_cluster(const Options& options, MPI_Comm comm) {
+  const model::Json document = run_microbench(options, comm);
+  if (document.is_null()) return std::nullopt;
+  // The report is the model's cluster format: read it back with every check
+  // cluster.json gets.
+  return model::parse_cluster(document.dump(), "the quick characterization");
+}
+
 }  // namespace mheta::microbench

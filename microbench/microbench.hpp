@@ -5,9 +5,11 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "microbench/options.hpp"
+#include "model/cluster.hpp"
 #include "model/json_fields.hpp"
 
 namespace mheta::microbench {
@@ -22,6 +24,11 @@ inline constexpr double kNetworkPhaseEnd = 0.55;
 inline constexpr double kCollectivePhaseEnd = 1.00;
 
 model::Json run_microbench(const Options& options, MPI_Comm comm);
+
+// The characterization as the model reads it, for a program that measures
+// its cluster itself (the advisor): the cluster on rank 0, nothing on the
+// others. The cluster.json file is the command line's (mheta-microbench).
+std::optional<model::Cluster> measure_cluster(const Options& options, MPI_Comm comm);
 
 // Why `path` cannot be written, or an empty string when it can (checked
 // before the budget is spent, not after).

@@ -44,4 +44,16 @@ printf '1024\n1024\n' >"$out/blk.txt"
   >"$out/best-run.out"
 grep -h '"result"' "$out/best-run.out" || true
 
+# Blk and the chosen distribution, measured side by side: the median of each
+# run's iterations after the first (the first creates or opens the data).
+python3 - "$out/blk-run.out" "$out/best-run.out" "$(tr -s ' \n' ' ' <"$out/best.txt")" <<'EOF_PY'
+import json, statistics, sys
+def steady(path):
+    seconds = [json.loads(line)["seconds"] for line in open(path) if line.startswith('{"mheta":"iteration"')]
+    return statistics.median(seconds[1:] or seconds)
+blk, best = steady(sys.argv[1]), steady(sys.argv[2])
+print("== measured per iteration: Blk %.1f ms, chosen [%s] %.1f ms: %.2fx as fast" %
+      (1e3 * blk, sys.argv[3].strip(), 1e3 * best, blk / best))
+EOF_PY
+
 echo "== done: $out/report.html, $out/results.json, $out/best.txt" >&2

@@ -10,6 +10,7 @@
 #   CONFIGS="DC IO HY1 HY2"
 #   APPS="jacobi jacobi-prefetch cg lanczos rna"
 #   STEPS=2            steps per leg of the spectrum
+#   REPEAT=3           runs of every distribution (mheta validate --repeat)
 #   CAPTURE_ITERATION= iteration to capture (default: the interposer's, 2)
 #   BUDGET_MINUTES=30  no new configuration is started after this
 #   MICROBENCH_BUDGET=20  seconds to measure each emulated cluster
@@ -23,6 +24,7 @@ ranks=${RANKS:-4}
 configs=${CONFIGS:-DC IO HY1 HY2}
 apps=${APPS:-jacobi jacobi-prefetch cg lanczos rna}
 steps=${STEPS:-2}
+repeat=${REPEAT:-3}
 capture=()
 if [ -n "${CAPTURE_ITERATION:-}" ]; then capture=(--capture-iteration "$CAPTURE_ITERATION"); fi
 budget_s=$(( ${BUDGET_MINUTES:-30} * 60 ))
@@ -47,8 +49,8 @@ app_command() {
 start=$(date +%s)
 summary=$out/summary.md
 {
-  echo "| app | config | ranks | distributions | error min / mean / max | predicted best | measured best | same | predicted best's excess | spectrum best vs GBS |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| app | config | ranks | distributions | error min / mean / max | noise floor | predicted best | measured best | same | predicted best's excess | spectrum best vs GBS |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } >"$summary"
 not_run=()
 for config in $configs; do
@@ -75,7 +77,7 @@ for config in $configs; do
     fi
     results=$out/$config/$app.json
     echo "== $app on $config, $ranks ranks" >&2
-    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" "${capture[@]}" \
+    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" --repeat "$repeat" "${capture[@]}" \
         --cluster "$cluster" -o "$results" >"$out/$config/$app.txt"; then
       not_run+=("$app on $config (failed: see $out/$config/$app.txt and ${results%.json}-work/logs)")
       continue
@@ -87,16 +89,17 @@ doc = json.load(open(sys.argv[1]))
 s = doc["summary"]
 pct = lambda x: "%.1f%%" % (100 * x)
 over = s.get("spectrum_best_over_searched")
-print("| %s | %s | %s | %d | %s / %s / %s | %s | %s | %s | %s | %s |" % (
+noise = s.get("noise_floor")
+print("| %s | %s | %s | %d | %s / %s / %s | %s | %s | %s | %s | %s | %s |" % (
     sys.argv[2], sys.argv[3], sys.argv[4], s["measured"], pct(s["error_min"]), pct(s["error_mean"]),
-    pct(s["error_max"]), s["predicted_best"], s["measured_best"], "yes" if s["predicted_best_is_measured_best"] else "no",
+    pct(s["error_max"]), "n/a" if noise is None else pct(noise), s["predicted_best"], s["measured_best"], "yes" if s["predicted_best_is_measured_best"] else "no",
     pct(s["predicted_best_excess"]), "n/a" if over is None else ("%+.1f%%" % (100 * over))))
 EOF
   done
 done
 {
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s, steps $steps, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s, steps $steps, $repeat runs each, load average $(cut -d' ' -f1-3 /proc/loadavg)."
   for item in "${not_run[@]+"${not_run[@]}"}"; do echo "Not run: $item."; done
 } >>"$summary"
 cat "$summary"

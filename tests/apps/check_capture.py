@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Runs jacobi in core under libmheta-interpose.so, capturing the iteration
 between the first two mheta_mark_iteration() calls, and checks that the
-profile shows every rank's out-of-core I/O there: the interposer sets
-MHETA_FORCE_OOC=1 for that iteration and io/ follows it (io/icla_group.hpp).
+profile shows every rank's out-of-core I/O there: the interposer forces out
+of core for that iteration (mheta_out_of_core_forced() of
+<mheta/interposer.h>) and io/ follows it (io/icla_group.hpp).
 """
 import argparse
 import json

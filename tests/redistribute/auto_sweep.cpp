@@ -1,5 +1,5 @@
 // auto_sweep DIR ROWS COLS ITERS [--stay]: an out-of-core iterative program on one
-// read-write local array, redistributed on the fly by io::AutoRedistributor.
+// read-write local array, redistributed on the fly by advisor::AutoRedistributor.
 // Each iteration sweeps its block in ICLAs (every row relaxed in place, a
 // per-row computation whose cost is the same for every row), then
 // allreduces a sum: one section per iteration. After the loop the array's
@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "io/auto_redistribute.hpp"
+#include "advisor/auto_redistribute.hpp"
 #include "io/icla_array.hpp"
 #include "io/redistribution_checksum.hpp"
 #include "io/redistribution_data_checksum.hpp"
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       block->write_rows(i, 1, row.data());
     }
   }
-  mheta::io::AutoRedistributor runtime(MPI_COMM_WORLD, dir, {shape}, dist, iters);
+  mheta::advisor::AutoRedistributor runtime(MPI_COMM_WORLD, dir, {shape}, dist, iters);
   for (int k = 0; k < iters; ++k) {
     const double start = MPI_Wtime();
     {

@@ -50,9 +50,14 @@ def close(x, y, rel=1e-9):
     return abs(x - y) <= rel * max(abs(x), abs(y), 1e-300)
 
 
-def check_results(doc, ranks, rows):
+def median(values):
+    v = sorted(values)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
+def check_results(doc, ranks, rows, repeat):
     """Structure, and every derived number recomputed from the raw ones."""
-    check(doc.get("format") == "mheta-validation/1", "format: %r" % doc.get("format"))
+    check(doc.get("format") == "mheta-validation/2", "format: %r" % doc.get("format"))
     entries = doc["distributions"]
     names = [e["name"] for e in entries]
     check(names[0] == "Blk", "the spectrum starts at Blk: %s" % names)
@@ -63,20 +68,31 @@ def check_results(doc, ranks, rows):
         where = "distribution %s" % e["name"]
         check(len(e["rows"]) == ranks and sum(e["rows"]) == rows and min(e["rows"]) >= 0,
               "%s: rows %s for %d ranks and %d rows" % (where, e["rows"], ranks, rows))
-        for key in ("predicted", "actual", "error"):
+        for key in ("predicted", "actual", "error", "spread", "actual_min", "actual_max"):
             check(isinstance(e.get(key), (int, float)) and math.isfinite(e[key]), "%s: %s missing" % (where, key))
         check(e["predicted"] > 0 and e["actual"] > 0, "%s: times must be positive" % where)
         check(e["check"] == "PASS", "%s: the program's check %r" % (where, e["check"]))
-        seconds = e["iteration_seconds"]
-        check(len(seconds) >= 2, "%s: iteration times %s" % (where, seconds))
-        # actual is the slowest rank's median iteration after the first
-        # (cli/app_iteration_times.hpp, tested there): no rank's iteration is
-        # slower than that iteration's slowest, so it cannot exceed the
-        # median of the slowest ranks' times.
-        steady = sorted(seconds[1:])
-        median = (steady[(len(steady) - 1) // 2] + steady[len(steady) // 2]) / 2
-        check(e["actual"] <= median * (1 + 1e-9),
-              "%s: actual %g is above the median of iterations 1.. (%g)" % (where, e["actual"], median))
+        runs = e["runs"]
+        check(sorted(r["round"] for r in runs) == list(range(repeat)),
+              "%s: one run per round, %d rounds: %s" % (where, repeat, [r["round"] for r in runs]))
+        for run_ in runs:
+            seconds = run_["iteration_seconds"]
+            check(len(seconds) >= 2, "%s: iteration times %s" % (where, seconds))
+            check(run_["check"] == "PASS", "%s: a run's check %r" % (where, run_["check"]))
+            # A run's actual is the slowest rank's median iteration after the
+            # first (cli/app_iteration_times.hpp, tested there): no rank's
+            # iteration is slower than that iteration's slowest, so it cannot
+            # exceed the median of the slowest ranks' times.
+            check(run_["actual"] <= median(seconds[1:]) * (1 + 1e-9),
+                  "%s: run actual %g is above the median of iterations 1.. (%g)" %
+                  (where, run_["actual"], median(seconds[1:])))
+        actuals = [r["actual"] for r in runs]
+        check(close(e["actual"], median(actuals)), "%s: actual %g is not the median of its runs %s" %
+              (where, e["actual"], actuals))
+        check(close(e["actual_min"], min(actuals)) and close(e["actual_max"], max(actuals)), "%s: min/max" % where)
+        spread = (max(actuals) - min(actuals)) / median(actuals) if len(actuals) > 1 else 0
+        check(close(e["spread"], spread) or (spread == 0 and e["spread"] == 0), "%s: spread %g, expected %g" %
+              (where, e["spread"], spread))
         check(close(e["error"], error_of(e["predicted"], e["actual"])),
               "%s: error %g is not |p-a|/min(p,a) of its numbers" % (where, e["error"]))
         check(close(e["prediction"]["iteration_s"], e["predicted"]), "%s: prediction's iteration_s" % where)
@@ -100,6 +116,15 @@ def check_results(doc, ranks, rows):
     spectrum_best = min((e for e in entries if e["kind"] == "spectrum"), key=lambda e: e["actual"])
     check(close(s["spectrum_best_over_searched"], spectrum_best["actual"] / entries[-1]["actual"] - 1),
           "spectrum against GBS: %s" % s)
+    check(close(s["predicted_best_speedup_over_blk"], entries[0]["actual"] / by_predicted["actual"]),
+          "speed-up over Blk: %s" % s)
+    if repeat > 1:
+        spreads = [e["spread"] for e in entries]
+        check(close(s["noise_floor"], median(spreads)) or (s["noise_floor"] == 0 and median(spreads) == 0),
+              "noise floor %s against the spreads %s" % (s.get("noise_floor"), spreads))
+        check(close(s["noise_max"], max(spreads)) or s["noise_max"] == max(spreads), "largest spread: %s" % s)
+        check(s["errors_beyond_noise"] == sum(e["error"] > e["spread"] for e in entries),
+              "errors beyond noise: %s" % s)
 
 
 def end_to_end(args):
@@ -115,30 +140,40 @@ def end_to_end(args):
         rows, cols, iters = 128, 128, 4
         app = "%s --rows %d --cols %d --iters %d" % (args.jacobi, rows, cols, iters)
         out = os.path.join(tmp, "results.json")
+        repeat = 2
         command = [args.mheta, "validate", "-n", "2", "--app", app, "--emulate", emulation, "--steps", "2",
-                   "--microbench-budget", "3", "-o", out]
+                   "--repeat", str(repeat), "--microbench-budget", "3", "-o", out]
         first = run(command)
         check("[1/" in first.stderr, "progress on stderr:\n" + first.stderr)
+        check("warm-up" in first.stderr, "an untimed warm-up run first:\n" + first.stderr)
         check("error" in first.stdout and "GBS" in first.stdout, "summary on stdout:\n" + first.stdout)
+        check("noise floor" in first.stdout and "Blk" in first.stdout and "x\n" in first.stdout,
+              "noise floor and Blk against the predicted best on stdout:\n" + first.stdout)
         with open(out) as f:
             doc = json.load(f)
-        check_results(doc, 2, rows)
+        check_results(doc, 2, rows, repeat)
+        # The rounds are shuffled anew: the second round's order is not the first's
+        # unless there are too few distributions to tell.
+        logs = sorted(os.listdir(os.path.join(tmp, "results-work", "logs")))
+        check(any(name.endswith("-r2.out") for name in logs) and "warmup.out" in logs,
+              "one log per run, the warm-up's too: %s" % logs)
         check(os.path.isfile(os.path.join(tmp, "results-work", "profile.json")), "profile kept in the work folder")
         check(os.path.isfile(os.path.join(tmp, "results-work", "cluster.json")), "cluster kept in the work folder")
 
-        # Interrupted after all but the last two: a rerun measures only those.
+        # Interrupted with two runs missing: a rerun measures only those, and
+        # no warm-up (the others were measured already).
         for e in doc["distributions"][-2:]:
-            for key in ("actual", "error", "iteration_seconds", "check"):
-                del e[key]
+            e["runs"] = [r for r in e["runs"] if r["round"] != repeat - 1]
         with open(out, "w") as f:
             json.dump(doc, f)
         second = run(command)
         check("resuming" in second.stderr, "a rerun resumes:\n" + second.stderr)
+        check("warm-up" not in second.stderr, "no warm-up when resuming:\n" + second.stderr)
         measured = [line for line in second.stderr.splitlines() if "] " in line and "predicted" in line]
-        check(len(measured) == 2, "a rerun measures only the two missing distributions:\n" + second.stderr)
+        check(len(measured) == 2, "a rerun measures only the two missing runs:\n" + second.stderr)
         with open(out) as f:
             resumed = json.load(f)
-        check_results(resumed, 2, rows)
+        check_results(resumed, 2, rows, repeat)
         kept = [e["actual"] for e in resumed["distributions"][:-2]]
         check(kept == [e["actual"] for e in doc["distributions"][:-2]], "measured ones kept as they were")
 
@@ -207,6 +242,10 @@ def check_dom(text, doc):
         numbers = [float(x) for x in path["d"].replace("M", " ").replace("L", " ").split()]
         ys = numbers[1::2]
         check(max(ys) - min(ys) > 1 or count < 2, "curve %s is not flat: %s" % (cls, path["d"]))
+    repeated = [e for e in measured if len(e.get("runs", [])) >= 2]
+    check(len(paths("curve", "spread")) == len(repeated),
+          "one spread bar per distribution run more than once: %d for %d" %
+          (len(paths("curve", "spread")), len(repeated)))
     ranks = len(entries[-1]["prediction"]["ranks"])
     bars = [a for t, a in svgs["breakdown"] if t == "rect" and "title" not in a and a.get("width") != "12"]
     check(len(bars) == 4 * ranks, "breakdown: %d parts for %d ranks" % (len(bars), ranks))
@@ -283,8 +322,9 @@ def check_report_file(html_path, doc):
     return True
 
 
-def synthetic_results():
-    """Numbers made here: a spectrum of 5 and GBS on 3 ranks, one not measured."""
+def synthetic_results(one_run_each=False):
+    """Numbers made here: a spectrum of 5 and GBS on 3 ranks, one not measured;
+    three runs each (the middle one the median), or in the first format one."""
     names = ["Blk", "Blk->I-C 1/2", "I-C", "I-C->Bal 1/2", "Bal"]
     entries = []
     for i, name in enumerate(names + ["GBS"]):
@@ -294,10 +334,16 @@ def synthetic_results():
                   "total_s": predicted} for k, r in enumerate(rows)]
         entry = {"name": name, "kind": "searched" if name == "GBS" else "spectrum", "rows": rows,
                  "predicted": predicted, "prediction": {"iteration_s": predicted, "ranks": ranks}}
-        if i != 3:
-            entry.update({"actual": predicted * (1 + 0.02 * i), "iteration_seconds": [1.0, predicted], "check": "PASS"})
+        actual = predicted * (1 + 0.02 * i)
+        if i != 3 and one_run_each:
+            entry.update({"actual": actual, "iteration_seconds": [1.0, actual], "check": "PASS"})
+        elif i != 3:
+            entry["runs"] = [{"round": k, "actual": actual * f, "iteration_seconds": [1.0, actual * f],
+                              "check": "PASS"} for k, f in enumerate((0.99, 1.0, 1.03))]
+            entry["actual"] = actual
         entries.append(entry)
-    return {"format": "mheta-validation/1", "settings": {"ranks": 3, "app": "./jacobi", "emulate": "HY1"},
+    return {"format": "mheta-validation/%d" % (1 if one_run_each else 2),
+            "settings": {"ranks": 3, "app": "./jacobi", "emulate": "HY1"},
             "profile": "p.json", "cluster": "c.json", "distributions": entries}
 
 
@@ -312,8 +358,19 @@ def report(args):
         rendered = check_report_file(html_path, synthetic_results())
         with open(html_path) as f:
             text = f.read()
-        # The summary is the one of these numbers.
+        # The summary is the one of these numbers; the noise floor is the
+        # spread of every distribution's runs, (1.03 - 0.99) / 1.0.
         check("4.8%" in text and "10.0%" in text, "mean and max error of the numbers given")
+        check("Noise floor" in text and "4.0%" in text, "the noise floor of the runs given")
+        # Blk (0.5 s) against the predicted best, GBS (0.25 * 1.1 s).
+        check("1.82&times;" in text, "the predicted best's speed-up over Blk")
+        # Results of the first format (one run each) are still read.
+        with open(results, "w") as f:
+            json.dump(synthetic_results(one_run_each=True), f)
+        run([args.mheta, "report", results, "-o", html_path])
+        check_report_file(html_path, synthetic_results(one_run_each=True))
+        with open(results, "w") as f:
+            json.dump(synthetic_results(), f)
         run([args.mheta, "report", results, "-o", html_path, "--distribution", "I-C"])
         run([args.mheta, "report", results, "-o", html_path, "--distribution", "nonesuch"], expect=2)
     finally:

@@ -1,12 +1,14 @@
-#include "io/auto_redistribute.hpp"
+#include "advisor/auto_redistribute.hpp"
 
-#include <mheta/marks.h>
+#include <mheta/interposer.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <mheta/environment.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "microbench/microbench.hpp"
@@ -15,20 +17,22 @@
 #include "model/profile.hpp"
 #include "search/method.hpp"
 
-namespace mheta::io {
+namespace mheta::advisor {
+
+using io::redistribute;
+using io::RedistributionError;
+using io::RedistributionStats;
+using io::RowShape;
 
 namespace {
 
-int capture_iteration_from_environment() {
-  // The interposer's own default and variable (docs/interpose.md).
-  const char* n = std::getenv("MHETA_CAPTURE_ITERATION");
+// The iteration the interposer captures; without it, the iteration it would
+// have captured (the decision then only says the interposer is missing).
+int capture_iteration() {
+  if (mheta_capture_iteration != nullptr) return static_cast<int>(mheta_capture_iteration());
+  const char* n = std::getenv(env::kCaptureIteration);
   const int value = n != nullptr ? std::atoi(n) : 0;
-  return value > 0 ? value : 2;
-}
-
-std::filesystem::path profile_path() {
-  const char* p = std::getenv("MHETA_PROFILE");
-  return p != nullptr && *p != '\0' ? p : "mheta-profile.json";
+  return value > 0 ? value : static_cast<int>(env::kDefaultCaptureIteration);
 }
 
 void say(const std::string& line) { std::cout << "mheta: " << line << std::endl; }
@@ -43,11 +47,10 @@ AutoRedistributor::AutoRedistributor(MPI_Comm comm, std::filesystem::path data_d
       dist_(std::move(dist)),
       total_iterations_(total_iterations),
       options_(std::move(options)),
-      capture_iteration_(capture_iteration_from_environment()),
-      started_(std::filesystem::file_time_type::clock::now()) {
+      capture_iteration_(capture_iteration()) {
   MPI_Comm_rank(comm_, &rank_);
   if (options_.cluster.empty()) {
-    if (const char* c = std::getenv("MHETA_CLUSTER"); c != nullptr && *c != '\0') options_.cluster = c;
+    if (const char* c = std::getenv(env::kCluster); c != nullptr && *c != '\0') options_.cluster = c;
   }
 }
 
@@ -57,17 +60,17 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   // 1. Is there a profile of this run? Only with the interposer loaded,
   // and only when it captured (it warns on stderr when it could not).
   int usable = 0;
+  std::filesystem::path profile;
   if (rank_ == 0) {
-    std::error_code ec;
-    const auto path = profile_path();
-    if (mheta_iteration == nullptr) {
+    if (!mheta_interposer_loaded()) {
       say("automatic redistribution needs the interposer (mheta run, or LD_PRELOAD=libmheta-interpose.so): "
           "continuing on " +
           model::rows_in_brackets(dist_));
-    } else if (!std::filesystem::exists(path, ec) || std::filesystem::last_write_time(path, ec) < started_) {
-      say("no profile of this run at " + path.string() + " after iteration " + std::to_string(completed) +
-          ": continuing on " + model::rows_in_brackets(dist_));
+    } else if (const char* written = mheta_written_profile(); written == nullptr) {
+      say("no profile of this run after iteration " + std::to_string(completed) + ": continuing on " +
+          model::rows_in_brackets(dist_));
     } else {
+      profile = written;
       usable = 1;
     }
   }
@@ -75,8 +78,9 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   if (!usable) return std::nullopt;
 
   // 2. The cluster: measured before, or measured now (collective).
-  model::Json quick;
-  int need_quick = options_.cluster.empty() ? 1 : 0;
+  std::optional<model::Cluster> quick;
+  std::string quick_problem;
+  const bool need_quick = options_.cluster.empty();
   if (need_quick) {
     if (rank_ == 0) {
       std::ostringstream line;
@@ -88,7 +92,11 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     o.disk_file_bytes = 4 << 20;
     MPI_Comm dup = MPI_COMM_NULL;
     MPI_Comm_dup(comm_, &dup);
-    quick = microbench::run_microbench(o, dup);
+    try {
+      quick = microbench::measure_cluster(o, dup);  // rank 0's, checked as cluster.json would be
+    } catch (const std::exception& e) {
+      quick_problem = e.what();  // after the collectives: rank 0 says so below
+    }
     MPI_Comm_free(&dup);
   }
 
@@ -98,10 +106,10 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
   decision.to = dist_;
   if (rank_ == 0) {
     try {
-      const model::Profile profile = model::read_profile(profile_path());
-      const model::Cluster cluster = need_quick ? model::parse_cluster(quick.dump(), "quick characterization")
-                                                : model::read_cluster(options_.cluster);
-      const model::Model m(profile, cluster);
+      const model::Profile captured = model::read_profile(profile);
+      if (need_quick && !quick) throw std::runtime_error(quick_problem);
+      const model::Cluster cluster = need_quick ? *quick : model::read_cluster(options_.cluster);
+      const model::Model m(captured, cluster);
       decision.current_s = m.predict(dist_.rows).iteration_s;
       const search::SearchResult best = search::run_search(m, cluster, "gbs", {});
       decision.to = best.dist;
@@ -120,7 +128,8 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     } catch (const std::exception& e) {
       decision.redistribute = false;
       decision.to = dist_;
-      decision.summary = std::string("cannot decide (") + e.what() + "): continuing on " + model::rows_in_brackets(dist_);
+      decision.summary =
+          std::string("cannot decide (") + e.what() + "): continuing on " + model::rows_in_brackets(dist_);
     }
     say(decision.summary);
   }
@@ -149,11 +158,12 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
       say(line.str());
     }
   } catch (const RedistributionError& e) {
-    if (rank_ == 0) say(std::string("redistribution failed, continuing on ") + model::rows_in_brackets(dist_) + ": " + e.what());
+    if (rank_ == 0)
+      say(std::string("redistribution failed, continuing on ") + model::rows_in_brackets(dist_) + ": " + e.what());
     decision.redistribute = false;
     decision.to = dist_;
   }
   return decision;
 }
 
-}  // namespace mheta::io
+}  // namespace mheta::advisor

@@ -2,8 +2,9 @@
 // Redistribution on the fly: a program that keeps its distributed arrays in
 // io/'s local arrays calls after_iteration() at the end of every iteration
 // (after its mheta_mark_iteration()). At the iteration the interposer
-// captured (MHETA_CAPTURE_ITERATION, default 2: it writes profile.json
-// synchronously at that iteration's mark), rank 0 reads the profile, loads
+// captured (mheta_capture_iteration() of <mheta/interposer.h>; it writes
+// profile.json at that iteration's mark and says where with
+// mheta_profile_written()), rank 0 reads the profile, loads
 // cluster.json ($MHETA_CLUSTER) or runs a quick characterization, predicts
 // the current distribution, searches the best one (GBS), and decides:
 //   gain = (T(δ) − T(δ')) × remaining iterations
@@ -11,7 +12,8 @@
 // (the cost: Model::redistribution_seconds, the whole price of the move).
 // It prints the decision with its figures, every rank learns it, and when
 // it pays the local arrays are redistributed (io/redistribution.hpp) and
-// the program reopens them under dist().
+// the program reopens them under dist(). The advisor floor: it alone
+// joins io/, model/, search/ and microbench/ (docs/architecture.md).
 // Without the interposer there is no profile: it says so once and the
 // program continues on its distribution.
 #include <mpi.h>
@@ -25,13 +27,13 @@
 #include "io/redistribution.hpp"
 #include "model/gen_block.hpp"
 
-namespace mheta::io {
+namespace mheta::advisor {
 
 struct AutoOptions {
   std::filesystem::path cluster;  // empty: $MHETA_CLUSTER, else a quick characterization
   double margin = 0.25;           // safety margin on the predicted cost of moving
   double characterization_s = 4;  // budget of the quick characterization
-  RedistributionOptions redistribution;
+  io::RedistributionOptions redistribution;
 };
 
 struct AutoDecision {
@@ -49,7 +51,7 @@ struct AutoDecision {
 
 class AutoRedistributor {
  public:
-  AutoRedistributor(MPI_Comm comm, std::filesystem::path data_dir, std::vector<RowShape> variables,
+  AutoRedistributor(MPI_Comm comm, std::filesystem::path data_dir, std::vector<io::RowShape> variables,
                     model::GenBlock dist, int total_iterations, AutoOptions options = {});
 
   // Collective. `completed`: iterations finished so far (1-based count).
@@ -69,13 +71,12 @@ class AutoRedistributor {
   MPI_Comm comm_;
   int rank_ = 0;
   std::filesystem::path data_dir_;
-  std::vector<RowShape> variables_;
+  std::vector<io::RowShape> variables_;
   model::GenBlock dist_;
   int total_iterations_;
   AutoOptions options_;
-  int capture_iteration_ = 2;
-  std::filesystem::file_time_type started_;
+  int capture_iteration_;
   bool decided_ = false;
 };
 
-}  // namespace mheta::io
+}  // namespace mheta::advisor

@@ -1,5 +1,5 @@
 // `mheta search` end to end: files in, best.txt out, and the exit codes of
-// cli/exit_codes.hpp on bad requests.
+// <mheta/exit_codes.hpp> on bad requests.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cli/exit_codes.hpp"
+#include <mheta/exit_codes.hpp>
 #include "model/gen_block.hpp"
 #include "model/model.hpp"
 #include "tests/search/instances.hpp"
@@ -55,7 +55,7 @@ TEST_F(SearchCommand, WritesTheDistributionFoundAndComparesTheCanonicalOnes) {
   const Instance i = testing::compute_only({1e-4, 2e-4, 4e-4}, 700, Pattern::neighbour);
   const fs::path best = dir_ / "best.txt";
   const CommandRun r = run(write(i) + " -o " + best.string());
-  ASSERT_EQ(r.exit_code, cli::kExitOk) << r.output;
+  ASSERT_EQ(r.exit_code, kExitOk) << r.output;
   for (const char* word : {"Blk", "Bal", "I-C", "I-C/Bal", "found", "model evaluations"}) {
     EXPECT_NE(r.output.find(word), std::string::npos) << word << " in\n" << r.output;
   }
@@ -73,7 +73,7 @@ TEST_F(SearchCommand, EveryMethodRuns) {
   const std::string files = write(i);
   for (const char* method : {"gbs", "prophet", "prophet-h2", "exhaustive", "anneal", "genetic", "random"}) {
     const CommandRun r = run(files + " --method " + method + " --budget 200 -o " + (dir_ / "best.txt").string());
-    EXPECT_EQ(r.exit_code, cli::kExitOk) << method << "\n" << r.output;
+    EXPECT_EQ(r.exit_code, kExitOk) << method << "\n" << r.output;
     EXPECT_EQ(model::read_gen_block(dir_ / "best.txt").total_rows(), 60) << method;
   }
 }
@@ -81,7 +81,7 @@ TEST_F(SearchCommand, EveryMethodRuns) {
 TEST_F(SearchCommand, ImpossibleMinRowsIsAUsageError) {
   const Instance i = testing::compute_only({1e-4, 1e-4, 1e-4}, 30);
   const CommandRun r = run(write(i) + " --min-rows 11 -o " + (dir_ / "best.txt").string());
-  EXPECT_EQ(r.exit_code, cli::kExitUsage) << r.output;
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.output;
   EXPECT_NE(r.output.find("--min-rows 11 is impossible"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "best.txt"));
 }
@@ -90,27 +90,27 @@ TEST_F(SearchCommand, NoNodeThatCanHoldARowIsBadInput) {
   Instance i = testing::compute_only({1e-4, 1e-4}, 30);
   for (model::Node& n : i.cluster.nodes) n.memory_bytes = 10;
   const CommandRun r = run(write(i) + " -o " + (dir_ / "best.txt").string());
-  EXPECT_EQ(r.exit_code, cli::kExitBadInput) << r.output;
+  EXPECT_EQ(r.exit_code, kExitBadInput) << r.output;
   EXPECT_NE(r.output.find("no rank can hold the data"), std::string::npos) << r.output;
 }
 
 TEST_F(SearchCommand, UnknownMethodIsAUsageError) {
   const Instance i = testing::compute_only({1e-4, 1e-4}, 30);
   const CommandRun r = run(write(i) + " --method simplex -o " + (dir_ / "best.txt").string());
-  EXPECT_EQ(r.exit_code, cli::kExitUsage) << r.output;
+  EXPECT_EQ(r.exit_code, kExitUsage) << r.output;
   EXPECT_NE(r.output.find("simplex"), std::string::npos) << r.output;
 }
 
 TEST_F(SearchCommand, UnwritableOutputSaysSo) {
   const Instance i = testing::compute_only({1e-4, 1e-4}, 30);
   const CommandRun r = run(write(i) + " -o " + (dir_ / "no-such-dir" / "best.txt").string());
-  EXPECT_EQ(r.exit_code, cli::kExitCannotWrite) << r.output;
+  EXPECT_EQ(r.exit_code, kExitCannotWrite) << r.output;
   EXPECT_NE(r.output.find("no-such-dir"), std::string::npos) << r.output;
 }
 
 TEST_F(SearchCommand, MissingProfileIsBadInput) {
   const CommandRun r = run("--profile " + (dir_ / "absent.json").string() + " --cluster " + (dir_ / "absent2.json").string());
-  EXPECT_EQ(r.exit_code, cli::kExitBadInput) << r.output;
+  EXPECT_EQ(r.exit_code, kExitBadInput) << r.output;
   EXPECT_NE(r.output.find("absent.json"), std::string::npos) << r.output;
 }
 

@@ -1,0 +1,14 @@
+#include "interpose/call.hpp"
+
+namespace mheta::interpose {
+
+const char* fn_name(Fn fn) {
+  static constexpr const char* kNames[] = {
+#define MHETA_MPI(Name, ...) "MPI_" #Name,
+#include "interpose/mpi_functions.def"
+#undef MHETA_MPI
+  };
+  return kNames[static_cast<int>(fn)];
+}
+
+}  // namespace mheta::interpose

@@ -1,0 +1,49 @@
+#pragma once
+// The files the program opened with MPI-IO and the distributed variables
+// they hold, as this rank saw them (hints or the file's name), for the
+// profile; and the last captured write of each variable, which a sync of
+// its file adds its time to.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interpose/timeline.hpp"
+
+namespace mheta::interpose {
+
+// A distributed variable as this rank saw it (from MPI_File_open).
+struct VariableSeen {
+  std::string name;
+  std::int64_t bytes_per_row = 0;  // 0: unknown (no hint)
+  std::int64_t global_rows = 0;
+  std::int64_t local_rows = -1;
+  std::int64_t file_bytes = 0;
+  bool hinted = false;   // named by the mheta_variable hint
+  bool written = false;  // written in the captured iteration (setup writes do not count)
+};
+
+// Not locked: the caller holds the runtime's mutex.
+class FileVariables {
+ public:
+  // `filename` and `info` as given to MPI_File_open, which returned `fh`.
+  void open(MPI_File fh, const char* filename, MPI_Info info, int rank);
+  void close(MPI_File fh) { files_.erase(fh); }
+  // The variable `fh` holds (-1: none followed).
+  int variable_of(MPI_File fh) const;
+  void note_write(int variable);
+  void note_write_record(int variable, Timeline::IoRef ref) { last_write_[variable] = ref; }
+  void add_to_last_write(Timeline& timeline, int variable, double seconds);
+  // A new capture: no write recorded yet.
+  void forget_writes() { last_write_.clear(); }
+  const std::vector<VariableSeen>& variables() const { return variables_; }
+
+ private:
+  std::unordered_map<MPI_File, int> files_;
+  std::vector<VariableSeen> variables_;
+  std::unordered_map<int, Timeline::IoRef> last_write_;
+};
+
+}  // namespace mheta::interpose
