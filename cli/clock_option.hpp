@@ -1,7 +1,7 @@
 #pragma once
 // --clock virtual|wall, of every command that runs programs under emulation
 // (run, validate, microbench): which clock the interposer keeps, exported
-// to it as MHETA_CLOCK (docs/emulation.md, "Clocks").
+// to it as MHETA_CLOCK (docs/emulation.md, "Virtual time").
 #include <CLI/CLI.hpp>
 #include <string>
 

@@ -19,7 +19,7 @@ enum class CaptureMode {
   call,       // every k-th call of a named MPI function ends an iteration
 };
 
-// Which clock an emulated run keeps (docs/emulation.md, "Clocks").
+// Which clock an emulated run keeps (docs/emulation.md, "Virtual time").
 enum class ClockMode {
   wall,          // MHETA_CLOCK=wall: ranks sleep to stretch time, dilated when they share cores
   virtual_time,  // MHETA_CLOCK=virtual: each rank keeps a virtual clock; MPI_Wtime returns it

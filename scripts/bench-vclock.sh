@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The virtual clock's figures against their targets (docs/emulation.md,
-# "Clocks"; recorded in docs/results.md), side by side:
+# "Virtual time"; recorded in docs/results.md), side by side:
 #
 #   faithful      2 ranks, every factor 1, the machine's own network: each
 #                 app's virtual iteration time against its wall-clock one

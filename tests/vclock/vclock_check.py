@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of the virtual clock (docs/emulation.md, "Clocks"); ctest
+"""End-to-end checks of the virtual clock (docs/emulation.md, "Virtual time"); ctest
 drives them (tests/vclock/CMakeLists.txt). Each subcommand runs real mpiexec
 and exits non-zero with a message when what it checks does not hold.
 
