@@ -119,15 +119,16 @@ Settings read_settings(int rank) {
     }
   }
   if (const auto wait =
-          read_choice(rank, env::kWait, {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
+          read_choice<WaitMode>(rank, env::kWait, {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
     s.wait = *wait;
   }
   // The virtual clock is the default when emulating; an unknown clock is the wall.
   s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
   if (set_value(env::kClock) != nullptr) {
-    s.clock = read_choice(rank, env::kClock, {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
-                          "using the wall clock")
-                  .value_or(ClockMode::wall);
+    s.clock =
+        read_choice<ClockMode>(rank, env::kClock, {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
+                               "using the wall clock")
+            .value_or(ClockMode::wall);
   }
   return s;
 }
