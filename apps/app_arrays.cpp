@@ -25,11 +25,15 @@ void AppArrays::open() {
   ctx_.report->describe(ctx_.settings, group_->views(), ctx_.dist.rows[static_cast<std::size_t>(ctx_.rank)]);
 }
 
+void AppArrays::publish_generated() { io::publish_generated(ctx_.comm, ctx_.options.data, opened_); }
+
 bool AppArrays::after_iteration(int completed, const Rebuild& rebuild) {
   if (!ctx_.runtime || !ctx_.runtime->decides_after(completed)) return false;
   // The runtime moves what is on disk: in-core blocks are written back
-  // first (a discarded one, like jacobi's previous grid, is not).
+  // first (a discarded one, like jacobi's previous grid, is not), and new
+  // blocks are where it looks.
   for (std::size_t i = 0; i < group_->size(); ++i) (*group_)[i].flush();
+  publish_generated();
   // Its handles are closed before the files move.
   group_.reset();
   opened_.arrays.clear();

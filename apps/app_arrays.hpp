@@ -28,8 +28,12 @@ class AppArrays {
   io::IclaArray& operator[](std::size_t i) { return (*group_)[i]; }
   io::IclaGroup& group() { return *group_; }
   io::LocalArray& local_array(std::size_t i) { return opened_.arrays[i]; }
-  // New files: the caller generates their rows.
+  // New files: the caller generates their rows, flushes them, then calls
+  // publish_generated().
   bool created() const { return opened_.created; }
+  // Moves the generated blocks where later runs look for them (collective):
+  // a generation cut short is never reused (io/open_arrays.hpp).
+  void publish_generated();
 
   // The old distribution, handed to the app after a move.
   using Rebuild = std::function<void(const model::GenBlock& old_dist)>;

@@ -6,7 +6,6 @@
 #include <Eigen/Sparse>
 #include <Eigen/SparseCholesky>
 #include <cmath>
-#include <fstream>
 #include <vector>
 
 #include "apps/app_arrays.hpp"
@@ -17,6 +16,7 @@
 #include "apps/whole_array.hpp"
 #include "io/icla_array.hpp"
 #include "io/redistribution_vector.hpp"
+#include "model/text_file.hpp"
 
 namespace mheta::apps {
 namespace {
@@ -27,9 +27,10 @@ double rhs(std::int64_t i) { return 1.0 + unit_value(static_cast<std::uint64_t>(
 
 // Per-row work for a caller that weighs rows (the model's W): nonzeros.
 void write_row_weights(const std::string& dir, const CgMatrix& matrix) {
-  std::ofstream out(dir + "/a.row_weights.txt");
-  out << "# nonzeros of each row of cg's matrix 'a', one row per line, " << matrix.rows() << " rows\n";
-  for (std::int64_t i = 0; i < matrix.rows(); ++i) out << matrix.row_nonzeros(i) << '\n';
+  std::string text = "# nonzeros of each row of cg's matrix 'a', one row per line, " +
+                     std::to_string(matrix.rows()) + " rows\n";
+  for (std::int64_t i = 0; i < matrix.rows(); ++i) text += std::to_string(matrix.row_nonzeros(i)) + '\n';
+  model::write_text_file_atomically(dir + "/a.row_weights.txt", text);
 }
 
 Eigen::SparseMatrix<double, Eigen::RowMajor> serial_matrix(const CgMatrix& matrix) {
@@ -48,6 +49,7 @@ bool run_cg(AppContext& ctx) {
   if (arrays.created()) {
     generate_rows(arrays[0], [&](std::int64_t i, std::span<std::byte> row) { matrix.encode_row(i, row); });
     arrays[0].flush();
+    arrays.publish_generated();
     if (ctx.rank == 0) write_row_weights(ctx.options.data, matrix);
   }
 

@@ -87,6 +87,7 @@ bool run_jacobi(AppContext& ctx) {
     for (std::int64_t j = 0; j < cols; ++j) row[static_cast<std::size_t>(j)] = initial_value(i, j);
     keep_edges(i - g0, row.data());
   });
+  arrays.publish_generated();
 
   int up = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, -1);
   int down = model::next_rank_with_rows(ctx.dist.rows, ctx.rank, +1);

@@ -52,6 +52,7 @@ bool run_lanczos(AppContext& ctx) {
       for (std::int64_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] = matrix_entry(i, j, n);
     });
     arrays[0].flush();
+    arrays.publish_generated();
   }
 
   std::size_t local = static_cast<std::size_t>(arrays[0].array().local_rows());

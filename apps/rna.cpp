@@ -67,6 +67,7 @@ bool run_rna(AppContext& ctx) {
   // The table is the program's state: every run starts from zeros.
   generate_rows(arrays[0],
                 [](std::int64_t, std::span<std::byte> row) { std::fill(row.begin(), row.end(), std::byte{0}); });
+  arrays.publish_generated();
 
   std::int64_t g0 = 0, local_rows = 0;
   int previous = -1, next = -1;

@@ -7,7 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
+#include <iostream>
 
 extern char** environ;
 
@@ -17,23 +17,45 @@ std::string ChildStatus::describe() const {
   return exited ? "exit status " + std::to_string(code) : "signal " + std::to_string(code);
 }
 
-ChildStatus run_child(const std::vector<std::string>& argv, const std::filesystem::path& out,
-                      const std::filesystem::path& err) {
-  if (argv.empty()) throw std::runtime_error("run_child: no program");
+namespace {
+
+// posix_spawn's file actions, released however the spawn ends.
+class FileActions {
+ public:
+  explicit FileActions(const ChildStreams& streams) {
+    posix_spawn_file_actions_init(&actions_);
+    if (streams.stdin_from_null) posix_spawn_file_actions_addopen(&actions_, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    for (const auto& [fd, path] : {std::pair{STDOUT_FILENO, &streams.out}, std::pair{STDERR_FILENO, &streams.err}}) {
+      if (!path->empty()) {
+        posix_spawn_file_actions_addopen(&actions_, fd, path->c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      }
+    }
+  }
+  ~FileActions() { posix_spawn_file_actions_destroy(&actions_); }
+  FileActions(const FileActions&) = delete;
+  FileActions& operator=(const FileActions&) = delete;
+  const posix_spawn_file_actions_t* get() const { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+};
+
+}  // namespace
+
+ChildStatus run_child(const std::vector<std::string>& argv, const ChildStreams& streams) {
+  if (argv.empty()) throw CannotStart("no program to run");
   std::vector<std::string> args = argv;
   std::vector<char*> pointers;
   for (std::string& a : args) pointers.push_back(a.data());
   pointers.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // What mheta printed must come before what the child prints.
+  std::cout.flush();
+  std::cerr.flush();
   pid_t pid = 0;
-  const int started = posix_spawnp(&pid, pointers[0], &actions, nullptr, pointers.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (started != 0) throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(started));
+  const FileActions actions(streams);
+  if (const int error = posix_spawnp(&pid, pointers[0], actions.get(), nullptr, pointers.data(), environ); error != 0) {
+    throw CannotStart("cannot run " + argv[0] + ": " + std::strerror(error));
+  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waiting for " + argv[0] + ": " + std::strerror(errno));

@@ -1,8 +1,8 @@
 #pragma once
-// Runs another program to completion with its standard output and error
-// sent to files, as `mheta validate` runs `mheta run` for every distribution
-// and keeps each run's output for reading and for the record.
+// The one way mheta starts another program (a launcher, or mheta itself):
+// posix_spawnp, then wait for it to end.
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,11 +15,22 @@ struct ChildStatus {
   std::string describe() const;  // "exit status 5", "signal 9"
 };
 
-// Runs `argv` (argv[0] looked up on the PATH) with stdout to `out` and
-// stderr to `err` (both truncated) and stdin from /dev/null. Throws
-// std::runtime_error when the program cannot be started.
-ChildStatus run_child(const std::vector<std::string>& argv, const std::filesystem::path& out,
-                      const std::filesystem::path& err);
+// Where the child's standard streams go; empty paths: mheta's own.
+struct ChildStreams {
+  std::filesystem::path out;  // truncated
+  std::filesystem::path err;  // truncated
+  bool stdin_from_null = false;
+};
+
+// The program could not be started at all (not found, not executable).
+class CannotStart : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `argv` (argv[0] looked up on the PATH) to completion in mheta's
+// environment. Throws CannotStart when it cannot be started.
+ChildStatus run_child(const std::vector<std::string>& argv, const ChildStreams& streams = {});
 
 // The path of the running executable (/proc/self/exe).
 std::filesystem::path self_executable();

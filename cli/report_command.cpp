@@ -10,6 +10,7 @@
 #include <mheta/exit_codes.hpp>
 #include "cli/report_html.hpp"
 #include "cli/validation_results.hpp"
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::cli {
@@ -32,8 +33,8 @@ int run_report(const ReportOptions& o) {
     std::cerr << "mheta report: --distribution: " << error.what() << "\n";
     return kExitUsage;
   }
-  model::write_text_file_atomically(o.output, html);
-  std::cerr << "mheta report: wrote " << o.output << "\n";
+  model::write_output(o.output, html);
+  if (o.output != "-") std::cerr << "mheta report: wrote " << o.output << "\n";
   return kExitOk;
 }
 
@@ -43,7 +44,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ReportOptions>();
   CLI::App* cmd = app.add_subcommand("report", "Write an HTML report of mheta validate's results");
   cmd->add_option("results", o->results, "results.json written by mheta validate")->required();
-  cmd->add_option("-o,--output", o->output, "The HTML file to write")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "The HTML file to write (- for standard output)")->capture_default_str();
   cmd->add_option("--distribution", o->distribution,
                   "Distribution whose per-rank breakdown is drawn (default: GBS, the searched one)");
   cmd->add_option("--title", o->title, "Title of the page")->capture_default_str();

@@ -1,11 +1,11 @@
 // mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
-//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin] -- ./prog args
+//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin]
+//           [--launcher L] [--] ./prog args
 //
-// Runs an unmodified MPI program under mpiexec with libmheta-interpose.so
+// Runs an unmodified MPI program under a launcher with libmheta-interpose.so
 // preloaded: it captures one iteration into a profile and, optionally,
 // emulates a heterogeneous cluster (docs/interpose.md, docs/emulation.md).
 // Every setting is checked before the program starts.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,7 +20,11 @@
 #include <vector>
 
 #include "cli/clock_option.hpp"
+#include "cli/child_process.hpp"
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
+#include "cli/launcher.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
@@ -46,12 +50,8 @@ struct RunOptions {
   std::int64_t iterations = 0;
   std::string row_weights;
   std::string profile = env::kDefaultProfile;
+  std::string launcher;
   std::vector<std::string> program;
-};
-
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 const char* set_value(const char* name) {
@@ -101,7 +101,7 @@ void check_profile_writable(const std::string& profile) {
 }
 
 int run_program(const RunOptions& o) {
-  if (o.program.empty()) throw UsageError("give the program to run after --");
+  if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
   if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
@@ -121,13 +121,18 @@ int run_program(const RunOptions& o) {
   }
   if (o.capture != "off") check_profile_writable(o.profile);
   const fs::path library = interpose_library();
-  const std::string mpiexec = set_value(env::kMpiexec) != nullptr ? set_value(env::kMpiexec) : MHETA_MPIEXEC_DEFAULT;
+  const std::vector<std::string> launcher = launcher_template(o.launcher);
 
-  // Settings reach the ranks through the environment (hydra passes it on);
-  // LD_PRELOAD only through -genv, so mpiexec itself runs without it.
-  const auto set = [](const char* name, const std::string& value) {
-    if (!value.empty()) setenv(name, value.c_str(), 1);
+  // Settings reach the ranks through the environment, passed on by the
+  // launcher (-genv, -x, --export); LD_PRELOAD only that way, so the
+  // launcher itself runs without it.
+  LaunchEnvironment environment;
+  const auto set = [&environment](const char* name, const std::string& value) {
+    if (!value.empty()) environment.emplace_back(name, value);
   };
+  std::string preload = library.string();
+  if (const char* existing = set_value("LD_PRELOAD")) preload += std::string(":") + existing;
+  set("LD_PRELOAD", preload);
   set(env::kEmulate,
       o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
   set(env::kWait, o.wait);
@@ -139,32 +144,17 @@ int run_program(const RunOptions& o) {
   set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
   set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set(env::kProfile, fs::absolute(o.profile).string());
-  std::string preload = library.string();
-  if (const char* existing = set_value("LD_PRELOAD")) preload += std::string(":") + existing;
 
-  std::vector<std::string> args = {mpiexec, "-n", std::to_string(o.ranks), "-genv", "LD_PRELOAD", preload};
-  args.insert(args.end(), o.program.begin(), o.program.end());
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::cout.flush();
-  const pid_t child = fork();
-  if (child < 0) throw std::runtime_error(std::string("cannot start ") + mpiexec + ": " + std::strerror(errno));
-  if (child == 0) {
-    execvp(argv[0], argv.data());
-    std::cerr << "mheta run: cannot run " << mpiexec << ": " << std::strerror(errno)
-              << " (set MHETA_MPIEXEC to the mpiexec to use)\n";
-    _exit(127);
+  const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);
+  ChildStatus status;
+  try {
+    status = run_child(command);
+  } catch (const CannotStart& error) {
+    std::cerr << "mheta run: " << error.what() << " (choose the launcher with --launcher or MHETA_LAUNCHER)\n";
+    return kExitProgramFailed;
   }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::cerr << "mheta run: the program failed ("
-              << (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                    : "signal " + std::to_string(WTERMSIG(status)))
-              << ")\n";
+  if (!status.ok()) {
+    std::cerr << "mheta run: the program failed (" << status.describe() << ")\n";
     return kExitProgramFailed;
   }
   if (o.capture != "off") {
@@ -183,34 +173,32 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd =
       app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
-  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(whole_number(1, kMaxRanks));
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
   add_clock_option(*cmd, o->clock);
   cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
   cmd->add_option("--capture", o->capture,
                   "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");
   cmd->add_option("--capture-iteration", o->capture_iteration, "Iteration to capture with mark/call (default 2)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--rows", o->rows, "Global row count, for programs that do not say it (MHETA_ROWS)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--dist", o->dist, "The dist.txt the program runs with (MHETA_DIST; default equal blocks)");
   cmd->add_option("--iterations", o->iterations,
                   "Iterations of the whole run, for the profile (MHETA_ITERATIONS; default: counted from the "
                   "program's iteration marks)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--row-weights", o->row_weights,
                   "Work of each global row, one number a line (MHETA_ROW_WEIGHTS), for the profile's row_weights");
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
-  cmd->add_option("program", o->program, "The program and its arguments, after --")->expected(-1);
-  cmd->callback([o, &exit_code] {
-    exit_code = run_reporting_errors("run", [&] {
-      try {
-        return run_program(*o);
-      } catch (const UsageError& error) {
-        std::cerr << "mheta run: " << error.what() << "\n";
-        return kExitUsage;
-      }
-    });
+  cmd->add_option("--launcher", o->launcher, kLauncherHelp);
+  // The program's first word ends mheta's options: `mheta run -n 2 prog --rows 64`
+  // gives --rows to prog (cli/command_line.hpp). `--` before it is optional.
+  cmd->prefix_command();
+  cmd->footer("The program and its arguments follow mheta run's options (after an optional --).");
+  cmd->callback([o, cmd, &exit_code] {
+    o->program = program_words(*cmd);
+    exit_code = run_reporting_errors("run", [&] { return run_program(*o); });
   });
 }
 

@@ -11,6 +11,9 @@ namespace mheta::cli {
 int run_reporting_errors(const char* command, const std::function<int()>& body) {
   try {
     return body();
+  } catch (const UsageError& error) {
+    std::cerr << "mheta " << command << ": " << error.what() << "\n";
+    return kExitUsage;
   } catch (const model::FormatError& error) {
     std::cerr << "mheta " << command << ": " << error.what() << "\n";
     return kExitBadInput;

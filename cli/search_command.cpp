@@ -1,7 +1,8 @@
 // mheta search [--profile P] [--cluster C] [--method M] [--min-rows K] [--seed S]
-//              [--budget N] [--grain G] [-o best.txt]
+//              [--budget N] [--grain G] [-o best.txt|-] [--json]
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -24,6 +25,7 @@ struct SearchCommandOptions {
   std::string cluster = "cluster.json";
   std::string method = "gbs";
   std::string output = "best.txt";
+  bool json = false;
   search::SearchOptions search;
 };
 
@@ -53,11 +55,11 @@ class ProgressLine {
   double shown_at_ = 0;
 };
 
-void print_row(const std::string& name, double seconds, double best, std::int64_t iterations) {
+void print_row(std::ostream& out, const std::string& name, double seconds, double best, std::int64_t iterations) {
   char line[200];
   std::snprintf(line, sizeof line, "  %-12s %14s %14s %+9.1f%%\n", name.c_str(), human_seconds(seconds).c_str(),
                 human_seconds(seconds * static_cast<double>(iterations)).c_str(), 100 * (seconds / best - 1));
-  std::cout << line;
+  out << line;
 }
 
 int run_search_command(const SearchCommandOptions& o) {
@@ -77,26 +79,52 @@ int run_search_command(const SearchCommandOptions& o) {
     std::cerr << "mheta search: " << error.what() << "\n";
     return error.cause() == search::SearchError::Cause::inputs ? kExitBadInput : kExitUsage;
   }
+  if (!std::isfinite(result.iteration_s)) {
+    throw model::ModelError("no distribution has a finite predicted time: the profile or cluster holds values too "
+                            "large to model");
+  }
   model::write_gen_block(o.output, result.dist);
-
-  std::cout << "mheta search: " << result.method << " on " << model.ranks() << " ranks, " << model.global_rows()
-            << " rows\n  profile  " << o.profile;
-  if (!profile.program.empty()) std::cout << " (" << profile.program << ")";
-  std::cout << "\n  cluster  " << o.cluster << "\n\n";
+  // With -o -, the distribution is standard output: the summary goes to stderr.
+  std::ostream& out = o.output == "-" ? std::cerr : std::cout;
+  model::Workspace workspace(model);
+  if (o.json) {
+    model::Json canonicals = model::Json::object();
+    for (search::Canonical c : search::kCanonicals) {
+      const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
+      canonicals[std::string(search::canonical_name(c))] = {
+          {"distribution", dist.rows}, {"iteration_s", model.iteration_seconds(dist.rows, workspace)}};
+    }
+    const model::Json json = {{"format", "mheta-search/1"},
+                              {"method", result.method},
+                              {"distribution", result.dist.rows},
+                              {"iteration_s", result.iteration_s},
+                              {"iterations", model.iterations()},
+                              {"run_s", result.iteration_s * static_cast<double>(model.iterations())},
+                              {"evaluations", result.evaluations},
+                              {"search_s", result.search_s},
+                              {"detail", result.detail},
+                              {"canonical", canonicals},
+                              {"output", o.output}};
+    out << json.dump(2) << "\n";
+    return kExitOk;
+  }
+  out << "mheta search: " << result.method << " on " << model.ranks() << " ranks, " << model.global_rows()
+      << " rows\n  profile  " << o.profile;
+  if (!profile.program.empty()) out << " (" << profile.program << ")";
+  out << "\n  cluster  " << o.cluster << "\n\n";
   char header[200];
   const std::string run_title = "run (" + std::to_string(model.iterations()) + " it.)";
   std::snprintf(header, sizeof header, "  %-12s %14s %14s %10s\n", "distribution", "per iteration", run_title.c_str(),
                 "vs found");
-  std::cout << header;
-  model::Workspace workspace(model);
+  out << header;
   for (search::Canonical c : search::kCanonicals) {
     const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
-    print_row(std::string(search::canonical_name(c)), model.iteration_seconds(dist.rows, workspace),
+    print_row(out, std::string(search::canonical_name(c)), model.iteration_seconds(dist.rows, workspace),
               result.iteration_s, model.iterations());
   }
-  print_row("found", result.iteration_s, result.iteration_s, model.iterations());
-  std::cout << "\n  " << result.detail << "\n  " << result.evaluations << " model evaluations in "
-            << human_seconds(result.search_s) << "\n  wrote " << o.output << "\n";
+  print_row(out, "found", result.iteration_s, result.iteration_s, model.iterations());
+  out << "\n  " << result.detail << "\n  " << result.evaluations << " model evaluations in "
+      << human_seconds(result.search_s) << "\n  wrote " << (o.output == "-" ? "standard output" : o.output) << "\n";
   return kExitOk;
 }
 
@@ -119,8 +147,10 @@ void add_search_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--grain", options->search.grain, "Exhaustive: units the rows are cut into (default: finest "
                                                     "within the budget)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("-o,--output", options->output, "Where to write the distribution found (dist.txt format)")
+  cmd->add_option("-o,--output", options->output,
+                  "Where to write the distribution found (dist.txt format; - for standard output)")
       ->capture_default_str();
+  cmd->add_flag("--json", options->json, "Print the outcome as JSON (docs/schemas/search.schema.json)");
   cmd->callback([options, &exit_code] {
     exit_code = run_reporting_errors("search", [&] { return run_search_command(*options); });
   });

@@ -29,6 +29,8 @@
 #include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
+#include "cli/launcher.hpp"
+#include "cli/whole_number.hpp"
 #include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
@@ -36,6 +38,7 @@
 #include "model/gen_block.hpp"
 #include "model/model.hpp"
 #include "model/profile.hpp"
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 #include "search/canonical.hpp"
 #include "search/method.hpp"
@@ -62,11 +65,7 @@ struct ValidateOptions {
   std::string wait = "sleep";
   std::string work;
   std::string output = "results.json";
-};
-
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+  std::string launcher;
 };
 
 // A program mheta ran failed: the message names its log.
@@ -104,8 +103,13 @@ class Validation {
   explicit Validation(const ValidateOptions& o)
       : o_(o),
         program_(split_command_line(o.app)),
-        work_(o.work.empty() ? fs::path(fs::path(o.output).replace_extension("").string() + "-work")
-                             : fs::path(o.work)),
+        work_(!o.work.empty()     ? fs::path(o.work)
+              : o.output == "-" ? fs::path("mheta-validate-work")
+                                : fs::path(fs::path(o.output).replace_extension("").string() + "-work")),
+        // -o -: the results are kept (and resumed) in the work folder and
+        // printed on standard output at the end; the summary goes to stderr.
+        results_file_(o.output == "-" ? (work_ / "results.json").string() : o.output),
+        summary_(o.output == "-" ? std::cerr : std::cout),
         data_(user_data_directory(program_).empty() ? work_ / "data" : fs::path(user_data_directory(program_))),
         mheta_(self_executable()) {}
 
@@ -124,19 +128,19 @@ class Validation {
  private:
   void note(const std::string& text) const { std::cerr << "mheta validate: " << text << std::endl; }
 
-  void save() const { write_validation_results(o_.output, results_); }
+  void save() const { write_validation_results(results_file_, results_); }
 
   void resume_or_start() {
     results_.settings = settings_of_run(o_);
-    if (!fs::exists(o_.output)) return;
-    ValidationResults previous = read_validation_results(o_.output);
+    if (!fs::exists(results_file_)) return;
+    ValidationResults previous = read_validation_results(results_file_);
     if (previous.settings != results_.settings) {
-      throw UsageError(o_.output + " holds results of other settings (" + previous.settings.dump() +
+      throw UsageError(results_file_ + " holds results of other settings (" + previous.settings.dump() +
                        "); remove it or give another -o to start afresh");
     }
     std::size_t done = 0;
     for (const ValidationEntry& e : previous.entries) done += e.runs.size();
-    note("resuming " + o_.output + ": " + std::to_string(done) + " of " +
+    note("resuming " + results_file_ + ": " + std::to_string(done) + " of " +
          std::to_string(previous.entries.size() * static_cast<std::size_t>(o_.repeat)) + " runs measured");
     results_ = std::move(previous);
   }
@@ -148,6 +152,7 @@ class Validation {
     std::vector<std::string> argv = {mheta_.string(), "run", "-n", std::to_string(o_.ranks), "--wait", o_.wait};
     if (!o_.emulate.empty()) argv.insert(argv.end(), {"--emulate", o_.emulate});
     if (!o_.clock.empty()) argv.insert(argv.end(), {"--clock", o_.clock});
+    if (!o_.launcher.empty()) argv.insert(argv.end(), {"--launcher", o_.launcher});
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.emplace_back("--");
     argv.insert(argv.end(), program.begin(), program.end());
@@ -158,7 +163,7 @@ class Validation {
   std::string run_logged(const std::vector<std::string>& argv, const std::string& name) const {
     const fs::path out = work_ / "logs" / (name + ".out");
     const fs::path err = work_ / "logs" / (name + ".err");
-    const ChildStatus status = run_child(argv, out, err);
+    const ChildStatus status = run_child(argv, {out, err, true});
     if (!status.ok()) {
       throw ProgramFailed(argv[0] + " " + argv[1] + " failed (" + status.describe() + "); see " + err.string() +
                           " and " + out.string());
@@ -185,12 +190,6 @@ class Validation {
     fs::rename(partial, profile);
     note("profile " + profile.string() + " (" + human_seconds(seconds_since(start)) + ")");
     return profile;
-  }
-
-  // mheta-microbench beside mheta, else on the PATH.
-  static std::string microbench_program() {
-    const fs::path found = find_beside_mheta("microbench", "mheta-microbench");
-    return found.empty() ? "mheta-microbench" : found.string();
   }
 
   // The cluster as the program will see it: measured under the same
@@ -233,7 +232,7 @@ class Validation {
     add("GBS", "searched", best.dist);
     save();
     note(std::to_string(results_.entries.size()) + " distributions predicted (spectrum of " + std::to_string(o_.steps) +
-         " steps per leg, and GBS); results in " + o_.output);
+         " steps per leg, and GBS); results in " + results_file_);
   }
 
   // Runs the program under `rows` with the run's options; `id` names its
@@ -301,7 +300,7 @@ class Validation {
   }
 
   void print_summary() const {
-    std::cout << "mheta validate: " << program_[0] << " on " << o_.ranks << " ranks"
+    summary_ << "mheta validate: " << program_[0] << " on " << o_.ranks << " ranks"
               << (o_.emulate.empty() ? "" : ", emulated " + o_.emulate) << (o_.prefetch ? ", prefetch" : "")
               << "\n  seconds per iteration; actual = median over " << o_.repeat
               << " runs of the slowest rank's median iteration after the first; spread = (max - min) / median of "
@@ -309,51 +308,54 @@ class Validation {
     char line[256];
     std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s %8s\n", "distribution", "predicted", "actual", "error",
                   "spread");
-    std::cout << line;
+    summary_ << line;
     for (const ValidationEntry& e : results_.entries) {
       std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%% %7.1f%%\n", e.name.c_str(),
                     human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s()).c_str(),
                     100 * prediction_error(e.predicted_s, e.actual_s()), 100 * e.relative_spread());
-      std::cout << line;
+      summary_ << line;
     }
     const ValidationSummary s = summarize(results_);
     std::snprintf(line, sizeof line, "\n  error (|p-a|/min(p,a))  min %.1f%%  mean %.1f%%  max %.1f%%\n",
                   100 * s.error_min, 100 * s.error_mean, 100 * s.error_max);
-    std::cout << line;
+    summary_ << line;
     if (s.noise_floor) {
       std::snprintf(line, sizeof line,
                     "  noise floor (median spread of the repeats) %.1f%%, largest spread %.1f%%; %d of %d errors "
                     "exceed their distribution's spread\n",
                     100 * *s.noise_floor, 100 * *s.noise_max, s.errors_beyond_noise, s.measured);
-      std::cout << line;
+      summary_ << line;
     }
     std::snprintf(line, sizeof line,
                   "  predicted best %s, measured best %s: %s (the predicted best is %.1f%% slower)\n",
                   s.predicted_best.c_str(), s.measured_best.c_str(),
                   s.predicted_best_is_measured_best ? "same" : "different", 100 * s.predicted_best_excess);
-    std::cout << line;
+    summary_ << line;
     if (s.spectrum_best_over_searched) {
       std::snprintf(line, sizeof line, "  best of the spectrum (%s) vs GBS: %+.1f%%\n", s.spectrum_best.c_str(),
                     100 * *s.spectrum_best_over_searched);
-      std::cout << line;
+      summary_ << line;
     }
     if (s.chosen_speedup_over_blk) {
       const ValidationEntry& blk = results_.entries.front();
       std::snprintf(line, sizeof line, "  Blk %s per iteration, the predicted best (%s) %s: %.2fx\n",
                     human_seconds(blk.actual_s()).c_str(), s.predicted_best.c_str(),
                     human_seconds(blk.actual_s() / *s.chosen_speedup_over_blk).c_str(), *s.chosen_speedup_over_blk);
-      std::cout << line;
+      summary_ << line;
       if (*s.chosen_speedup_over_blk < 1) {
-        std::cout << "  warning: the predicted best ran slower than Blk; the model is wrong for this program or "
+        summary_ << "  warning: the predicted best ran slower than Blk; the model is wrong for this program or "
                      "cluster (see the per-rank breakdown in the report)\n";
       }
     }
-    std::cout << "  wrote " << o_.output << "\n";
+    summary_ << "  wrote " << results_file_ << "\n";
+    if (o_.output == "-") model::write_output("-", model::read_text_file(results_file_));
   }
 
   const ValidateOptions& o_;
   std::vector<std::string> program_;
   fs::path work_;
+  std::string results_file_;
+  std::ostream& summary_;
   fs::path data_;
   fs::path mheta_;
   ValidationResults results_;
@@ -365,7 +367,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ValidateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "validate", "Run a program under a spectrum of distributions and compare its times with the predictions");
-  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(whole_number(1, kMaxRanks));
   cmd->add_option("--app", o->app, "The program and its arguments, as one string (\"./jacobi --iters 10\")")
       ->required();
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
@@ -394,15 +396,13 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--work", o->work,
                   "Folder for the profile, cluster, distributions and logs (default: "
                   "<output without .json>-work)");
-  cmd->add_option("-o,--output", o->output, "Where the results go (JSON)")->capture_default_str();
+  cmd->add_option("--launcher", o->launcher, kLauncherHelp);
+  cmd->add_option("-o,--output", o->output, "Where the results go (JSON; - for standard output)")->capture_default_str();
   cmd->callback([o, &exit_code] {
     exit_code = run_reporting_errors("validate", [&]() -> int {
       try {
         if (!is_clock_mode(o->clock)) throw UsageError(clock_usage(o->clock));
         return Validation(*o).run();
-      } catch (const UsageError& error) {
-        std::cerr << "mheta validate: " << error.what() << "\n";
-        return kExitUsage;
       } catch (const std::invalid_argument& error) {
         std::cerr << "mheta validate: --app: " << error.what() << "\n";
         return kExitUsage;

@@ -81,6 +81,10 @@ double factor(const model::JsonFields& f, const model::Json& node, std::string_v
     f.fail(model::field_path(path, key),
            "must be at least 1 (emulation can slow a node down, never speed it up), got " + std::to_string(value));
   }
+  // A factor of 10^19 would make a rank sleep for ever.
+  if (value > kMaxEmulationFactor) {
+    f.fail(model::field_path(path, key), "must be at most 1e6 (a million times slower), got " + std::to_string(value));
+  }
   return value;
 }
 

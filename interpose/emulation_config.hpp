@@ -16,6 +16,9 @@ namespace mheta::interpose {
 
 inline constexpr std::string_view kEmulationFormat = "mheta-emulation/1";
 
+// CPU and I/O factors and dilation lie in [1, kMaxEmulationFactor].
+inline constexpr double kMaxEmulationFactor = 1e6;
+
 enum class WaitMode { spin, sleep };
 
 struct RankEmulation {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <mheta/environment.hpp>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "interpose/emulation_config.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/export.hpp"
+#include "interpose/launcher_rank.hpp"
 #include "interpose/profile_output.hpp"
 #include "interpose/runtime.hpp"
 
@@ -24,19 +26,34 @@ namespace {
 
 // MHETA_MEMORY_BYTES must be in the environment before the program reads it,
 // which may be before MPI_Init: set it when the library is loaded, from the
-// rank the process manager gives (MPICH hydra: PMI_RANK, PMI_SIZE).
-__attribute__((constructor)) void export_emulated_memory() {
+// rank the launcher gives (interpose/launcher_rank.hpp), else in MPI_Init
+// from MPI's own rank.
+bool g_memory_exported = false;
+
+void export_emulated_memory(int rank, int size) {
   const char* spec = std::getenv(env::kEmulate);
-  const char* rank = std::getenv("PMI_RANK");
-  const char* size = std::getenv("PMI_SIZE");
-  if (spec == nullptr || *spec == '\0' || rank == nullptr || size == nullptr) return;
+  if (spec == nullptr || *spec == '\0') return;
+  g_memory_exported = true;
   try {
     const Emulation emulation = load_emulation(spec);
-    const RankEmulation& mine = emulation.for_rank(std::atoi(rank), std::atoi(size));
+    const RankEmulation& mine = emulation.for_rank(rank, size);
     if (mine.memory_bytes) setenv(env::kMemoryBytes, std::to_string(*mine.memory_bytes).c_str(), 1);
   } catch (const std::exception&) {
     // Reported once MPI is up (settings.cpp); the program runs unemulated.
   }
+}
+
+__attribute__((constructor)) void export_emulated_memory_at_load() {
+  if (const std::optional<LauncherRank> launched = launcher_rank()) export_emulated_memory(launched->rank, launched->size);
+}
+
+void export_emulated_memory_from_mpi() {
+  if (g_memory_exported) return;
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  export_emulated_memory(rank, size);
 }
 
 // The run's iterations, counted to MPI_Finalize whatever the capture does
@@ -64,12 +81,14 @@ using mheta::interpose::Runtime;
 
 extern "C" MHETA_EXPORT int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(MPI_THREAD_SINGLE);
   return rc;
 }
 
 extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(*provided);
   return rc;
 }

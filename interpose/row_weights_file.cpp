@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "model/format_error.hpp"
+#include "model/json_fields.hpp"
+#include "model/text_file.hpp"
 
 namespace mheta::interpose {
 
@@ -41,10 +41,11 @@ std::vector<double> parse_row_weights(std::string_view text, std::string_view so
     const std::string where = "line " + std::to_string(line_number);
     if (stop == value.c_str() || *stop != '\0') {
       throw model::FormatError(std::string(source), where,
-                               "'" + value + "' is not a number (one weight per line, '#' starts a comment)");
+                               "'" + model::excerpt(value) + "' is not a number (one weight per line, '#' starts a comment)");
     }
-    if (errno == ERANGE || !std::isfinite(w) || w < 0) {
-      throw model::FormatError(std::string(source), where, "weight " + value + " must be a finite number >= 0");
+    if (errno == ERANGE || !std::isfinite(w) || w < 0 || w > model::kMaxInputReal) {
+      throw model::FormatError(std::string(source), where,
+                               "weight " + model::excerpt(value) + " must be a number in [0, 1e12]");
     }
     weights.push_back(w);
   }
@@ -53,11 +54,7 @@ std::vector<double> parse_row_weights(std::string_view text, std::string_view so
 }
 
 std::vector<double> read_row_weights_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw model::FormatError(path.string(), "", std::string("cannot read: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_row_weights(text.str(), path.string());
+  return parse_row_weights(model::read_text_file(path), path.string());
 }
 
 }  // namespace mheta::interpose

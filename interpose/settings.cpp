@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "model/format_error.hpp"
+
 namespace mheta::interpose {
 
 namespace {
@@ -18,12 +20,16 @@ const char* set_value(const char* name) {
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
 
+// A whole number in [1, 2^63 - 1]; anything else (signs, spaces, a value
+// past 64 bits) is nullopt.
 std::optional<std::int64_t> parse_positive(std::string_view text) {
-  if (text.empty() || text.size() > 18) return std::nullopt;
+  if (text.empty()) return std::nullopt;
   std::int64_t value = 0;
   for (char c : text) {
     if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + (c - '0');
+    if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, c - '0', &value)) {
+      return std::nullopt;
+    }
   }
   if (value <= 0) return std::nullopt;
   return value;
@@ -53,19 +59,19 @@ void read_capture_mode(int rank, Settings& s) {
     if (colon != std::string_view::npos) {
       const auto k = parse_positive(rest.substr(colon + 1));
       if (!k) {
-        warn(rank, "MHETA_CAPTURE=" + std::string(m) +
+        warn(rank, "MHETA_CAPTURE=" + model::excerpt(m) +
                        ": the count after the function name must be a positive integer; using 1");
       }
       s.call_every = k.value_or(1);
     }
     s.capture = CaptureMode::call;
     if (!s.call_name.starts_with("MPI_")) {
-      warn(rank, "MHETA_CAPTURE=" + std::string(m) + ": expected call:MPI_Name[:k]; capturing automatically instead");
+      warn(rank, "MHETA_CAPTURE=" + model::excerpt(m) + ": expected call:MPI_Name[:k]; capturing automatically instead");
       s.capture = CaptureMode::automatic;
     }
   } else {
     warn(rank,
-         "MHETA_CAPTURE=" + std::string(m) + " is not one of auto, mark, pcontrol, call:MPI_Name[:k], off; using auto");
+         "MHETA_CAPTURE=" + model::excerpt(m) + " is not one of auto, mark, pcontrol, call:MPI_Name[:k], off; using auto");
   }
 }
 
@@ -78,7 +84,7 @@ void read_positive(int rank, const char* name, const char* otherwise, std::int64
   if (const auto parsed = parse_positive(text)) {
     value = *parsed;
   } else {
-    warn(rank, std::string(name) + "=" + text + " is not a positive integer; " + otherwise);
+    warn(rank, std::string(name) + "=" + model::excerpt(text) + " is not a positive integer below 2^63; " + otherwise);
   }
 }
 
@@ -95,7 +101,7 @@ std::optional<Value> read_choice(int rank, const char* name,
     if (choice == text) return value;
     names += (names.empty() ? "" : " or ") + std::string(choice);
   }
-  warn(rank, std::string(name) + "=" + text + " is not " + names + "; " + otherwise);
+  warn(rank, std::string(name) + "=" + model::excerpt(text) + " is not " + names + "; " + otherwise);
   return std::nullopt;
 }
 

@@ -326,6 +326,18 @@ LocalArray::~LocalArray() {
   if (row_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&row_type_);
 }
 
+void LocalArray::sync() {
+  const int rc = MPI_File_sync(file_);
+  if (rc != MPI_SUCCESS) fail(path_, "cannot sync (disk full?): " + mpi_error_text(rc));
+}
+
+void LocalArray::rename_to(const std::filesystem::path& path) {
+  std::error_code error;
+  std::filesystem::rename(path_, path, error);
+  if (error) fail(path_, "cannot rename to " + path.string() + ": " + error.message());
+  path_ = path;
+}
+
 void LocalArray::check_range(std::int64_t first, std::int64_t count, const char* what) const {
   if (first < 0 || count < 0 || first + count > local_rows()) {
     fail(path_, std::string(what) + " of local rows [" + std::to_string(first) + ", " + std::to_string(first + count) +

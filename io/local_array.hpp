@@ -68,6 +68,12 @@ class LocalArray {
   std::int64_t first_row() const { return first_row_; }  // global index of local row 0
   std::int64_t global_rows() const { return dist_.total_rows(); }
 
+  // Forces the rows written so far to disk. Throws LocalArrayError.
+  void sync();
+  // Renames the file to `path` (same file system); it stays open and usable.
+  // Throws LocalArrayError.
+  void rename_to(const std::filesystem::path& path);
+
   // Local rows [first, first + count): one MPI-IO call each.
   void read_rows(std::int64_t first, std::int64_t count, void* out);
   void write_rows(std::int64_t first, std::int64_t count, const void* in);

@@ -308,6 +308,7 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
                                   ": a redistribution is in progress or was interrupted; recover first");
       }
       check_free_space(dir, variables, to);
+      fault_point("after-check", rank);
       write_manifest(dir, manifest);
     });
   }

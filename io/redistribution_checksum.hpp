@@ -9,6 +9,10 @@
 
 namespace mheta::io {
 
+// XXH3 (libxxhash) of one row's bytes seeded with its global index: the row
+// checksum of the redistribution and of the apps' results.
+std::uint64_t row_checksum(std::int64_t global_row, const std::byte* row, std::int64_t bytes);
+
 // Rows [first_global_row, first_global_row + rows) held contiguously at
 // `data`, `bytes_per_row` bytes each.
 std::uint64_t rows_checksum(std::int64_t first_global_row, std::int64_t rows, std::int64_t bytes_per_row,

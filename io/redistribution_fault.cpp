@@ -1,12 +1,15 @@
 #include "io/redistribution_fault.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mheta::io {
 
@@ -23,21 +26,53 @@ void apply_file_size_limit() {
   setrlimit(RLIMIT_FSIZE, &limit);
 }
 
-void fault_point(std::string_view point, int rank) {
-  const char* spec = std::getenv("MHETA_REDISTRIBUTE_KILL");
-  if (spec == nullptr || *spec == '\0') return;
+namespace {
+
+// Whether the variable `name`, "<point>[@<rank>]", names `point` and `rank`.
+// Throws std::invalid_argument when it names no known point.
+bool names(const char* name, std::string_view point, int rank) {
+  const char* spec = std::getenv(name);
+  if (spec == nullptr || *spec == '\0') return false;
   const std::string_view text(spec);
   const std::size_t at = text.find('@');
-  const std::string_view name = text.substr(0, at);
+  const std::string_view wanted = text.substr(0, at);
   bool known = false;
-  for (std::string_view p : kFaultPoints) known = known || p == name;
+  for (std::string_view p : kFaultPoints) known = known || p == wanted;
   if (!known) {
     std::string points;
     for (std::string_view p : kFaultPoints) points += (points.empty() ? "" : ", ") + std::string(p);
-    throw std::invalid_argument("MHETA_REDISTRIBUTE_KILL=" + std::string(text) + ": no such point (" + points + ")");
+    throw std::invalid_argument(std::string(name) + "=" + std::string(text) + ": no such point (" + points + ")");
   }
   const int victim = at == std::string_view::npos ? 0 : std::atoi(std::string(text.substr(at + 1)).c_str());
-  if (name != point || victim != rank) return;
+  return wanted == point && victim == rank;
+}
+
+void fill_disk(std::string_view point, int rank) {
+  const char* path = std::getenv("MHETA_REDISTRIBUTE_FILL_FILE");
+  if (path == nullptr || *path == '\0') {
+    throw std::invalid_argument("MHETA_REDISTRIBUTE_FILL needs MHETA_REDISTRIBUTE_FILL_FILE, the file to fill the disk with");
+  }
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  constexpr std::size_t kBlock = std::size_t{64} << 10;
+  constexpr std::size_t kMost = std::size_t{1} << 30;
+  const std::vector<char> block(kBlock, 'x');
+  std::size_t written = 0;
+  // Whole blocks, then single bytes: the disk is full to the last byte.
+  for (std::size_t size = kBlock; size > 0 && written < kMost; size /= 2) {
+    ssize_t n = 0;
+    while (written < kMost && (n = ::write(fd, block.data(), size)) > 0) written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  std::fprintf(stderr, "mheta redistribute: rank %d filled the disk at %s with %zu bytes (MHETA_REDISTRIBUTE_FILL)\n",
+               rank, std::string(point).c_str(), written);
+}
+
+}  // namespace
+
+void fault_point(std::string_view point, int rank) {
+  if (names("MHETA_REDISTRIBUTE_FILL", point, rank)) fill_disk(point, rank);
+  if (!names("MHETA_REDISTRIBUTE_KILL", point, rank)) return;
   std::fprintf(stderr, "mheta redistribute: rank %d killed at %s (MHETA_REDISTRIBUTE_KILL)\n", rank,
                std::string(point).c_str());
   std::fflush(stderr);

@@ -9,7 +9,8 @@
 
 namespace mheta::io {
 
-inline constexpr std::array<std::string_view, 5> kFaultPoints = {
+inline constexpr std::array<std::string_view, 6> kFaultPoints = {
+    "after-check",     // rank 0 checked the free space, the manifest not yet prepared
     "mid-write",       // the first received piece of the new block is written
     "after-exchange",  // every piece is exchanged and written, nothing synced or verified
     "before-commit",   // the new blocks are synced and verified, the manifest not committed
@@ -24,8 +25,15 @@ inline constexpr std::array<std::string_view, 5> kFaultPoints = {
 // are created, so it hits the row data only.
 void apply_file_size_limit();
 
-// Kills this process when MHETA_REDISTRIBUTE_KILL names `point` and `rank`.
-// Throws std::invalid_argument when the variable names no known point.
+// MHETA_REDISTRIBUTE_FILL=<point>[@<rank>] with MHETA_REDISTRIBUTE_FILL_FILE=<file>
+// makes rank <rank> (default 0) fill the file system holding <file> when it
+// reaches <point>: it appends to <file> until the disk is full (at most
+// 1 GiB, for a small test file system), as another program filling the
+// disk at the worst moment would. The test removes <file> afterwards.
+
+// Kills this process when MHETA_REDISTRIBUTE_KILL names `point` and `rank`,
+// fills the disk when MHETA_REDISTRIBUTE_FILL does. Throws
+// std::invalid_argument when a variable names no known point.
 void fault_point(std::string_view point, int rank);
 
 }  // namespace mheta::io

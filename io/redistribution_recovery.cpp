@@ -5,6 +5,7 @@
 #include "io/local_array.hpp"
 #include "io/manifest.hpp"
 #include "io/together.hpp"
+#include "model/text_file.hpp"
 
 namespace mheta::io {
 
@@ -82,7 +83,18 @@ Recovery recover_data_dir(const std::filesystem::path& dir) {
   }
   if (m.state != ManifestState::complete) {
     m.state = ManifestState::complete;
-    write_manifest(dir, m);
+    try {
+      write_manifest(dir, m);
+    } catch (const model::OutputError& error) {
+      // A full disk may refuse even the small new manifest. The data is
+      // whole all the same, and the old manifest stays true: `prepared`
+      // still means the old distribution is complete (a later recovery
+      // discards the now absent staging directory again), `committed` the
+      // new one (every block is switched already).
+      recovery.message += " (the manifest could not be updated: " + std::string(error.what()) +
+                          "; it still records the interrupted redistribution, which the next recovery settles the "
+                          "same way)";
+    }
   }
   recovery.dist = m.to;
   return recovery;

@@ -8,6 +8,7 @@
 
 #include "microbench/microbench.hpp"
 #include "model/cluster.hpp"
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace {
@@ -85,7 +86,7 @@ int run(int argc, char** argv, int rank, int size) {
   // What we write must be what the model reads.
   mheta::model::parse_cluster(text, options.output);
   try {
-    mheta::model::write_text_file_atomically(options.output, text);
+    mheta::model::write_output(options.output, text);
   } catch (const mheta::model::OutputError& error) {
     std::cerr << "mheta-microbench: " << error.what() << "\n";
     return mheta::kExitCannotWrite;

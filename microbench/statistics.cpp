@@ -5,17 +5,13 @@
 #include <cmath>
 #include <limits>
 
+#include <boost/math/distributions/students_t.hpp>
+
 namespace mheta::microbench {
 
 double student_t95(std::int64_t dof) {
-  // Table for small samples, where the normal 1.96 would understate the
-  // interval badly; beyond 30 degrees of freedom t is within 1% of 1.96 + 2.4/dof.
-  static constexpr std::array<double, 31> kTable = {
-      0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-      2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   if (dof <= 0) return std::numeric_limits<double>::infinity();
-  if (dof < static_cast<std::int64_t>(kTable.size())) return kTable[static_cast<std::size_t>(dof)];
-  return 1.96 + 2.4 / static_cast<double>(dof);
+  return boost::math::quantile(boost::math::students_t_distribution<double>(static_cast<double>(dof)), 0.975);
 }
 
 void Sample::merge(const Sample& other) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -60,6 +61,9 @@ CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::s
     if (value == nullptr) return 0.0;
     if (!value->is_number() || !std::isfinite(value->get<double>())) {
       f.fail(field_path(path, key), "must be a finite number");
+    }
+    if (std::fabs(value->get<double>()) > kMaxInputReal) {
+      f.fail(field_path(path, key), "must be within [-1e12, 1e12], got " + describe(*value));
     }
     return value->get<double>();
   };
@@ -163,7 +167,7 @@ Json cluster_to_json(const Cluster& cluster) {
 }
 
 void write_cluster(const std::filesystem::path& path, const Cluster& cluster) {
-  write_text_file_atomically(path, cluster_to_json(cluster).dump(2) + "\n");
+  write_output(path, cluster_to_json(cluster).dump(2) + "\n");
 }
 
 }  // namespace mheta::model

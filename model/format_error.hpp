@@ -4,8 +4,16 @@
 // what was wrong, so a user can fix the input without reading our code.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mheta::model {
+
+// `text`, cut to `limit` characters (saying how long it was), so that an error
+// message never echoes a huge input back whole.
+inline std::string excerpt(std::string_view text, std::size_t limit = 40) {
+  if (text.size() <= limit) return std::string(text);
+  return std::string(text.substr(0, limit)) + "... (" + std::to_string(text.size()) + " characters)";
+}
 
 class FormatError : public std::runtime_error {
  public:

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "model/format_error.hpp"
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -59,20 +60,18 @@ GenBlock parse_gen_block(std::string_view text, std::string_view source) {
     const std::string rank_name = "rank " + std::to_string(dist.rows.size());
     if (token.front() == '-') {
       throw FormatError(std::string(source), where,
-                        rank_name + ": rows must be non-negative, got '" + std::string(token) + "'");
+                        rank_name + ": rows must be non-negative, got '" + excerpt(token) + "'");
     }
     std::int64_t value = 0;
     for (char digit : token) {
       if (!std::isdigit(static_cast<unsigned char>(digit))) {
         throw FormatError(std::string(source), where,
-                          rank_name + ": expected a whole number of rows, got '" +
-                              std::string(token) + "'");
+                          rank_name + ": expected a whole number of rows, got '" + excerpt(token) + "'");
       }
       const int d = digit - '0';
       if (value > (std::numeric_limits<std::int64_t>::max() - d) / 10) {
         throw FormatError(std::string(source), where,
-                          rank_name + ": row count '" + std::string(token) +
-                              "' is too large (overflows 64 bits)");
+                          rank_name + ": row count '" + excerpt(token) + "' is too large (overflows 64 bits)");
       }
       value = value * 10 + d;
     }
@@ -122,13 +121,19 @@ std::string format_gen_block(const GenBlock& dist) {
 }
 
 std::string rows_in_brackets(const GenBlock& dist) {
-  std::string text;
-  for (std::int64_t r : dist.rows) text += (text.empty() ? "" : " ") + std::to_string(r);
-  return "[" + text + "]";
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive)
+  // on `"" + std::to_string(r)` at -O3.
+  std::string text = "[";
+  for (std::size_t i = 0; i < dist.rows.size(); ++i) {
+    if (i > 0) text += ' ';
+    text += std::to_string(dist.rows[i]);
+  }
+  text += ']';
+  return text;
 }
 
 void write_gen_block(const std::filesystem::path& path, const GenBlock& dist) {
-  write_text_file_atomically(path, format_gen_block(dist));
+  write_output(path, format_gen_block(dist));
 }
 
 GenBlock block_distribution(std::int64_t global_rows, int ranks) {

@@ -6,6 +6,8 @@
 
 namespace mheta::model {
 
+std::string describe(const Json& value) { return excerpt(value.dump(), 40); }
+
 std::string field_path(std::string_view parent, std::string_view key) {
   if (parent.empty()) return std::string(key);
   return std::string(parent) + "." + std::string(key);
@@ -13,30 +15,6 @@ std::string field_path(std::string_view parent, std::string_view key) {
 
 std::string index_path(std::string_view parent, std::size_t index) {
   return std::string(parent) + "[" + std::to_string(index) + "]";
-}
-
-Json parse_json_text(std::string_view text, std::string_view source) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& error) {
-    // nlohmann reports a byte offset; people read lines and columns.
-    const std::size_t offset = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());
-    int line = 1;
-    int column = 1;
-    for (std::size_t i = 0; i < offset; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string reason = error.what();
-    const auto colon = reason.rfind(": ");
-    if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw FormatError(std::string(source), std::to_string(line) + ":" + std::to_string(column),
-                      "invalid JSON: " + reason);
-  }
 }
 
 void JsonFields::fail(std::string_view path, std::string_view reason) const {
@@ -77,10 +55,11 @@ std::string JsonFields::string(const Json& object, std::string_view key, std::st
 double JsonFields::non_negative_value(const Json& value, std::string_view path) const {
   // nlohmann writes NaN and infinities as null and cannot read them back;
   // a string "NaN" is what a careless writer produces instead.
-  if (!value.is_number()) fail(path, "must be a number, got " + value.dump());
+  if (!value.is_number()) fail(path, "must be a number, got " + describe(value));
   const double number = value.get<double>();
   if (!std::isfinite(number)) fail(path, "must be a finite number");
-  if (number < 0) fail(path, "must not be negative, got " + value.dump());
+  if (number < 0) fail(path, "must not be negative, got " + describe(value));
+  if (number > kMaxInputReal) fail(path, "must be at most 1e12, got " + describe(value));
   return number;
 }
 
@@ -96,7 +75,7 @@ double JsonFields::non_negative_or(const Json& object, std::string_view key, std
 
 double JsonFields::positive(const Json& object, std::string_view key, std::string_view path) const {
   const double number = non_negative(object, key, path);
-  if (number == 0) fail(field_path(path, key), "must be greater than zero");
+  if (number < kMinPositiveReal) fail(field_path(path, key), "must be at least 1e-12 (greater than zero)");
   return number;
 }
 
@@ -106,20 +85,20 @@ std::int64_t JsonFields::integer_value(const Json& value, std::string_view path,
     // A literal beyond 64 bits is parsed as a double by the JSON reader.
     const double number = value.get<double>();
     if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) >= 9.2e18) {
-      fail(path, "is too large (overflows 64 bits): " + value.dump());
+      fail(path, "is too large (overflows 64 bits): " + describe(value));
     }
-    fail(path, "must be a whole number, got " + value.dump());
+    fail(path, "must be a whole number, got " + describe(value));
   }
-  if (!value.is_number_integer()) fail(path, "must be a whole number, got " + value.dump());
+  if (!value.is_number_integer()) fail(path, "must be a whole number, got " + describe(value));
   if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-    fail(path, "is too large (overflows 64 bits): " + value.dump());
+    fail(path, "is too large (overflows 64 bits): " + describe(value));
   }
   const std::int64_t number = value.get<std::int64_t>();
   if (number < minimum) {
-    fail(path, "must be at least " + std::to_string(minimum) + ", got " + value.dump());
+    fail(path, "must be at least " + std::to_string(minimum) + ", got " + describe(value));
   }
   if (number > maximum) {
-    fail(path, "must be at most " + std::to_string(maximum) + ", got " + value.dump());
+    fail(path, "must be at most " + std::to_string(maximum) + ", got " + describe(value));
   }
   return number;
 }

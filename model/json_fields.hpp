@@ -7,12 +7,29 @@
 #include <string>
 #include <string_view>
 
+#include "model/format_error.hpp"
+
 namespace mheta::model {
 
 using Json = nlohmann::json;
 
-// Parses JSON text; a syntax error names the file and its line:column.
+// The limits every JSON input is read with (docs/formats.md, "Limits").
+inline constexpr std::size_t kMaxJsonDepth = 100;          // nested arrays and objects
+inline constexpr std::size_t kMaxJsonNumberChars = 100;    // characters of one number
+inline constexpr std::size_t kMaxJsonStringChars = 1 << 20;  // characters of one string or key
+
+// Parses JSON text within those limits; a syntax error names the file and its
+// line:column, a value past a limit the file and the field path.
 Json parse_json_text(std::string_view text, std::string_view source);
+
+// A JSON value for an error message, shortened with excerpt().
+std::string describe(const Json& value);
+
+// The range of real numbers in every input (times, costs, factors, weights):
+// wide enough for any machine, narrow enough that the model's sums and
+// products of them stay finite (docs/formats.md, "Limits").
+inline constexpr double kMaxInputReal = 1e12;
+inline constexpr double kMinPositiveReal = 1e-12;
 
 class JsonFields {
  public:
@@ -25,12 +42,12 @@ class JsonFields {
   const Json& array(const Json& object, std::string_view key, std::string_view path) const;
   const Json& object(const Json& object, std::string_view key, std::string_view path) const;
   std::string string(const Json& object, std::string_view key, std::string_view path) const;
-  // A finite number >= 0 (times, costs, bytes as reals).
+  // A finite number in [0, kMaxInputReal] (times, costs, bytes as reals).
   double non_negative(const Json& object, std::string_view key, std::string_view path) const;
   double non_negative_value(const Json& value, std::string_view path) const;
   double non_negative_or(const Json& object, std::string_view key, std::string_view path,
                          double fallback) const;
-  // A finite number > 0.
+  // A finite number in [kMinPositiveReal, kMaxInputReal].
   double positive(const Json& object, std::string_view key, std::string_view path) const;
   // A whole number in [minimum, maximum].
   std::int64_t integer(const Json& object, std::string_view key, std::string_view path,

@@ -2,6 +2,7 @@
 #include "model/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "model/io_cost.hpp"
@@ -250,6 +251,26 @@ Workspace::Workspace(const Model& model)
       peer(model.ops_.size()) {
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
+}
+
+void require_finite(const Prediction& prediction) {
+  auto check = [](double seconds, const std::string& what) {
+    if (!std::isfinite(seconds)) {
+      throw ModelError("the predicted " + what +
+                       " is not a finite number: the profile or cluster holds values too large to model");
+    }
+  };
+  for (std::size_t r = 0; r < prediction.ranks.size(); ++r) {
+    const RankBreakdown& b = prediction.ranks[r];
+    const std::string rank = "rank " + std::to_string(r) + " ";
+    check(b.compute_s, rank + "compute time");
+    check(b.io_s, rank + "I/O time");
+    check(b.comm_s, rank + "communication time");
+    check(b.wait_s, rank + "waiting time");
+    check(b.total_s, rank + "time");
+  }
+  check(prediction.iteration_s, "iteration time");
+  check(prediction.run_s, "run time");
 }
 
 }  // namespace mheta::model

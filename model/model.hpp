@@ -35,13 +35,35 @@ struct RankBreakdown {
   std::int64_t icla_bytes = 0;  // memory its ICLAs take, all variables
 };
 
+// One interval of the replayed iteration on one rank (Model::timeline).
+struct ReplayEvent {
+  enum class Kind { compute, io, send, wait, recv, collective_wait, collective };
+  Kind kind = Kind::compute;
+  int rank = 0;
+  int section = 0;  // in the rank's profile
+  double start_s = 0;
+  double end_s = 0;
+  int peer = -1;            // send, wait, recv: the other rank
+  std::int64_t bytes = 0;   // send, recv
+  int message = -1;         // send, wait, recv: the message's number, shared by its two ends
+  int collective = -1;      // collective_wait, collective: the sequence number
+};
+
 struct Prediction {
   double iteration_s = 0;  // the slowest rank's time for one iteration
   std::int64_t iterations = 0;
   double run_s = 0;  // iterations * iteration_s (the instrumented iteration is not counted apart)
+  // The bottleneck: of the ranks finishing last, the one on the critical
+  // path (the one that waited least; the others waited for it).
   int slowest_rank = 0;
   std::vector<RankBreakdown> ranks;
+  std::vector<ReplayEvent> timeline;  // only from Model::timeline
 };
+
+// Refuses (ModelError, naming the rank and the quantity) a prediction with a
+// time that is not finite: an absurd input must give an error, never "inf"
+// or "nan" in an output.
+void require_finite(const Prediction& prediction);
 
 class Workspace;
 
@@ -60,6 +82,10 @@ class Model {
 
   // The same evaluation, with every rank's breakdown.
   Prediction predict(std::span<const std::int64_t> rows) const;
+
+  // The prediction with every rank's replayed intervals, in the order they
+  // were replayed (for `mheta trace`).
+  Prediction timeline(std::span<const std::int64_t> rows) const;
 
   // Rank-local time (compute, I/O, message overheads; no waiting) of `rank`
   // owning `rows` rows starting at global row `first_row`. Non-decreasing in
@@ -120,7 +146,7 @@ class Model {
   void plan_rank(int rank, std::int64_t rows, std::span<IclaPlan> plans) const;
   double block_io_seconds(int rank, const Block& block, std::int64_t rows, std::span<const IclaPlan> plans) const;
   double message_read_seconds(int rank, const Op& op, std::int64_t rows, std::span<const IclaPlan> plans) const;
-  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail) const;
+  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline = false) const;
 
   int ranks_ = 0;
   int variables_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/output_file.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -79,6 +80,20 @@ class ProfileReader {
         f_.fail(field_path(path, "access"), "must be \"read_only\" or \"read_write\", got \"" + access + "\"");
       }
       p.variables.push_back(std::move(v));
+    }
+    check_total_bytes(p);
+  }
+
+  // Every size the model and io/ compute (bytes a rank owns, ICLA bytes) is
+  // at most all rows of all variables: if that fits in 64 bits, they all do.
+  void check_total_bytes(const Profile& p) {
+    std::int64_t bytes_per_row = 0;
+    std::int64_t total = 0;
+    for (const Variable& v : p.variables) {
+      if (__builtin_add_overflow(bytes_per_row, v.bytes_per_row, &bytes_per_row) ||
+          __builtin_mul_overflow(bytes_per_row, p.global_rows(), &total)) {
+        f_.fail("variables", "global_rows times the bytes per row of all variables is more than 64 bits can hold");
+      }
     }
   }
 
@@ -275,7 +290,7 @@ std::string_view profile_clock_name(ProfileClock clock) {
 }
 
 void write_profile(const std::filesystem::path& path, const Profile& profile) {
-  write_text_file_atomically(path, profile_to_json(profile).dump(1) + "\n");
+  write_output(path, profile_to_json(profile).dump(1) + "\n");
 }
 
 }  // namespace mheta::model

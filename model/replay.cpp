@@ -102,7 +102,14 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws) const {
   ws.rerouted = true;
 }
 
-double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail) const {
+double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline) const {
+  std::vector<ReplayEvent>* events = timeline && detail != nullptr ? &detail->timeline : nullptr;
+  const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
+                               int peer = -1, int message = -1) {
+    if (events == nullptr) return;
+    events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
+                                  op.kind == OpKind::collective ? op.index : -1});
+  };
   // Compute scaling (T_Phi' = T_Phi * W'/W) and ICLA plans, per rank.
   std::int64_t first = 0;
   bool any_empty = false;
@@ -158,6 +165,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             const Block& block = blocks_[static_cast<std::size_t>(op.index)];
             const double compute = block.compute_s * ws.scale[ri];
             const double io = block_io_seconds(r, block, rows[ri], plans);
+            record(ReplayEvent::Kind::compute, r, op, clock, clock + compute);
+            record(ReplayEvent::Kind::io, r, op, clock + compute, clock + compute + io);
             clock += compute + io;  // T_gamma = T_Phi + sum T_psi, summed over stages: T_tau
             if (out) {
               out->compute_s += compute;
@@ -169,6 +178,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             const int peer = any_empty ? ws.peer[static_cast<std::size_t>(pc)] : op.index;
             if (peer < 0) break;
             const double disk = message_read_seconds(r, op, rows[ri], plans);
+            record(ReplayEvent::Kind::send, r, op, clock, clock + network_.send_overhead_s + disk, peer, pc);
             clock += network_.send_overhead_s + disk;  // O->(q)
             const Link link = any_empty ? network_.link(r, peer) : base_link_[static_cast<std::size_t>(pc)];
             ws.arrival[static_cast<std::size_t>(pc)] = clock + link.seconds(static_cast<double>(op.bytes));
@@ -187,6 +197,9 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
               break;
             }
             const double wait = std::max(0.0, arrival - clock);  // Eq 3 / Eq 4
+            const int from = any_empty ? ws.peer[static_cast<std::size_t>(pc)] : op.index;
+            record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, from, send);
+            record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, from, send);
             clock += wait + network_.recv_overhead_s;                // O<-(q)
             if (out) {
               out->wait_s += wait;
@@ -208,6 +221,9 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             ws.at_collective[ri] = 0;
             // Completes at the latest arrival plus its cost from cluster.json.
             const double wait = ws.collective_latest[seq] - clock;
+            record(ReplayEvent::Kind::collective_wait, r, op, clock, ws.collective_latest[seq]);
+            record(ReplayEvent::Kind::collective, r, op, ws.collective_latest[seq],
+                   ws.collective_latest[seq] + collective_cost_s_[seq]);
             clock = ws.collective_latest[seq] + collective_cost_s_[seq];
             if (out) {
               out->wait_s += wait;
@@ -243,7 +259,6 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   }
   if (detail != nullptr) {
     detail->iteration_s = slowest;
-    detail->slowest_rank = slowest_rank;
     for (int r = 0; r < ranks_; ++r) {
       RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
       b.rows = rows[static_cast<std::size_t>(r)];
@@ -255,6 +270,15 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
         b.chunks = std::max(b.chunks, plan.chunks);
         b.icla_bytes += plan.icla_rows * variable_bytes_per_row_[static_cast<std::size_t>(m)];
       }
+    }
+    // Ranks that wait for the bottleneck at the end finish with it: of
+    // those finishing last, the bottleneck is the one on the critical path,
+    // the one that waited least.
+    detail->slowest_rank = slowest_rank;
+    for (int r = 0; r < ranks_; ++r) {
+      const RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
+      const double least_wait = detail->ranks[static_cast<std::size_t>(detail->slowest_rank)].wait_s;
+      if (b.total_s >= slowest * (1 - 1e-12) && b.wait_s < least_wait) detail->slowest_rank = r;
     }
   }
   return slowest;
@@ -271,6 +295,18 @@ Prediction Model::predict(std::span<const std::int64_t> rows) const {
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
   evaluate(rows, workspace, &prediction);
+  prediction.iterations = iterations_;
+  prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
+  require_finite(prediction);
+  return prediction;
+}
+
+Prediction Model::timeline(std::span<const std::int64_t> rows) const {
+  check_rows(rows, ranks_, global_rows_);
+  Workspace workspace(*this);
+  Prediction prediction;
+  prediction.ranks.resize(static_cast<std::size_t>(ranks_));
+  evaluate(rows, workspace, &prediction, true);
   prediction.iterations = iterations_;
   prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
   return prediction;

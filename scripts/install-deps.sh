@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools gfortran
   libeigen3-dev nlohmann-json3-dev libcli11-dev
+  libxxhash-dev libboost-math-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
   chromium

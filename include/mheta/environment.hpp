@@ -28,12 +28,18 @@ inline constexpr const char* kMemoryBytes = "MHETA_MEMORY_BYTES";
 inline constexpr const char* kForceOutOfCore = "MHETA_FORCE_OOC";
 // The advisor's cluster description.
 inline constexpr const char* kCluster = "MHETA_CLUSTER";
-// The CLI's launcher and interposer library.
+// The CLI's launcher (cli/launcher.hpp), MPICH's mpiexec for its mpich
+// preset, the mark of processes `mheta redistribute -n` started, and the
+// interposer library.
+inline constexpr const char* kLauncher = "MHETA_LAUNCHER";
+inline constexpr const char* kLaunched = "MHETA_LAUNCHED";
 inline constexpr const char* kMpiexec = "MHETA_MPIEXEC";
 inline constexpr const char* kInterposeLib = "MHETA_INTERPOSE_LIB";
 // Fault injection for the redistribution tests (io/redistribution_fault.hpp).
 inline constexpr const char* kRedistributeFileLimit = "MHETA_REDISTRIBUTE_FILE_LIMIT";
 inline constexpr const char* kRedistributeKill = "MHETA_REDISTRIBUTE_KILL";
+inline constexpr const char* kRedistributeFill = "MHETA_REDISTRIBUTE_FILL";
+inline constexpr const char* kRedistributeFillFile = "MHETA_REDISTRIBUTE_FILL_FILE";
 
 // Defaults the interposer and the advisor must agree on.
 inline constexpr std::string_view kDefaultCapture = "auto";
@@ -48,7 +54,7 @@ struct Variable {
 };
 
 // The list, for the documentation check and `mheta run`.
-inline constexpr std::array<Variable, 17> kAll = {{
+inline constexpr std::array<Variable, 21> kAll = {{
     {kCapture, kDefaultCapture},
     {kCaptureIteration, "2"},
     {kProfile, kDefaultProfile},
@@ -62,10 +68,14 @@ inline constexpr std::array<Variable, 17> kAll = {{
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},
+    {kLauncher, "mpich"},
+    {kLaunched, ""},
     {kMpiexec, "mpiexec"},
     {kInterposeLib, ""},
     {kRedistributeFileLimit, ""},
     {kRedistributeKill, ""},
+    {kRedistributeFill, ""},
+    {kRedistributeFillFile, ""},
 }};
 
 }  // namespace mheta::env

@@ -1,4 +1,4 @@
-// --clock of the commands that run programs under emulation: a bad value is
+// --clock of `mheta run` and `mheta validate`: a bad value is
 // one line and nothing runs; a good one reaches the program's environment
 // as MHETA_CLOCK (what the interposer reads).
 #include <gtest/gtest.h>
@@ -53,8 +53,6 @@ TEST_F(ClockOption, AnUnknownClockIsOneLineAndNothingRuns) {
   expect_one_line_usage_error(kMheta + " validate -n 1 --clock sundial --app " + script_.string() + " -o " +
                               (dir_ / "results.json").string());
   EXPECT_FALSE(fs::exists(dir_ / "results-work"));
-  expect_one_line_usage_error(kMheta + " microbench -n 1 --clock sundial --program " + script_.string() + " -o " +
-                              (dir_ / "cluster.json").string());
 }
 
 TEST_F(ClockOption, RunExportsTheClockToTheProgram) {
@@ -63,22 +61,6 @@ TEST_F(ClockOption, RunExportsTheClockToTheProgram) {
                              out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(slurp(out), "wall \n");
-}
-
-TEST_F(ClockOption, MicrobenchMeasuresAnEmulatedClusterUnderTheInterposer) {
-  const fs::path out = dir_ / "cluster.json";
-  const auto r = run_command(kMheta + " microbench -n 1 --emulate HY1 --clock virtual --program " +
-                             script_.string() + " -o " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(slurp(out), "virtual HY1\n");
-}
-
-TEST_F(ClockOption, MicrobenchWithoutEmulationRunsThePlainProgram) {
-  const fs::path out = dir_ / "cluster.json";
-  const auto r = run_command("env -u MHETA_CLOCK -u MHETA_EMULATE " + kMheta + " microbench -n 1 --program " +
-                             script_.string() + " -o " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(slurp(out), " \n");
 }
 
 }  // namespace

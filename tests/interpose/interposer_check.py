@@ -469,7 +469,20 @@ def cmd_run_errors(args):
         truncated = os.path.join(tmp, "truncated.json")
         with open(truncated, "w") as f:
             f.write('{"format": "mheta-emulation/1", "ranks": [')
+        # Hostile files: nested past the limit, a factor that would sleep for ever.
+        deep = os.path.join(tmp, "deep.json")
+        with open(deep, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": ' + "[" * 100000 + "]" * 100000 + "}")
+        slow = os.path.join(tmp, "slow.json")
+        with open(slow, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": [{"cpu_factor": 1e19}]}')
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
         cases = [
+            (["--emulate", deep], 3, "nesting deeper than"),
+            (["--emulate", slow], 3, "ranks[0].cpu_factor"),
+            (["--dist", fifo], 3, "not a regular file"),
+            (["--row-weights", "/dev/zero"], 3, "not a regular file"),
             (["--emulate", "HY3"], 3, "HY3"),
             (["--emulate", bad_json], 3, "cpu_factor"),
             (["--emulate", truncated], 3, truncated),
@@ -494,6 +507,14 @@ def cmd_run_errors(args):
                 fail("mheta run %s started the program despite the bad setting" % " ".join(extra))
             if "Traceback" in result.stderr or "terminate called" in result.stderr:
                 fail("mheta run %s crashed: %s" % (" ".join(extra), result.stderr))
+        # Counts out of range are command-line errors that say the range.
+        for extra, words in ((["-n", "0"], "from 1 to 2147483647"),
+                             (["-n", "2", "--rows", "99999999999999999999"], "from 1 to 9223372036854775807")):
+            result = run([args.mheta, "run"] + extra + program, check=False)
+            if result.returncode != 2 or words not in result.stderr or len(result.stderr) > 400:
+                fail("mheta run %s exited %d with: %s" % (" ".join(extra), result.returncode, result.stderr))
+            if os.path.exists(marker):
+                fail("mheta run %s started the program" % " ".join(extra))
         # Settings the library itself cannot use never stop the program: it
         # warns and runs unemulated, and the profile it cannot write is a
         # warning too.
@@ -519,6 +540,21 @@ def cmd_run_errors(args):
                 lines = [line for line in result.stderr.splitlines() if words in line]
                 if len(lines) != 2:
                     fail("expected one line naming '%s' from each of the 2 ranks: %s" % (words, result.stderr))
+        # Nor do hostile ones: a nested emulation file, inputs that are a FIFO
+        # or /dev/zero, numbers past 64 bits. The program neither crashes nor
+        # hangs, and writes its profile without them.
+        profile = os.path.join(tmp, "hostile-profile.json")
+        result = run([args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_EMULATE", deep,
+                      "-genv", "MHETA_DIST", fifo, "-genv", "MHETA_ROW_WEIGHTS", "/dev/zero",
+                      "-genv", "MHETA_ROWS", "99999999999999999999", "-genv", "MHETA_CAPTURE_ITERATION", "-3",
+                      "-genv", "MHETA_PROFILE", profile, "-genv", "MHETA_CAPTURE", "call:MPI_Allreduce:1"]
+                     + mpi_program, check=False)
+        if result.returncode != 0 or result.stdout != expected:
+            fail("the program failed or changed under hostile settings: %s\n%s" % (result.stdout, result.stderr))
+        if args.program:
+            for words in ("nesting deeper than", "not a regular file", "MHETA_ROWS=99999999999999999999"):
+                if words not in result.stderr:
+                    fail("no warning about '%s' on stderr: %s" % (words, result.stderr))
         print("ok: %d bad settings rejected before the program started" % len(cases))
 
 

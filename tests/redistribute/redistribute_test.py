@@ -164,6 +164,36 @@ def file_size_limit(r):
     check(dist == OLD and after == before, "after failed writes: %s, checksums %s vs %s" % (dist, after, before))
 
 
+def fill(r, point):
+    """The disk fills up (another program writes) at `point`: a clean failure
+    with exit code 1 on every rank (no crash, no rank left in MPI_Finalize),
+    or success; either way one whole distribution afterwards, the old one up
+    to the commit and the new one from it."""
+    mounted = mount_tmpfs(r.data, 16 * 1024 * 1024)
+    if not mounted:
+        print("cannot mount a tmpfs here (not root?): skipping the fill at %s" % point)
+        return
+    filler = os.path.join(r.data, "filler")
+    try:
+        r.make(r.old)
+        _, before, _ = r.state()
+        run = r.redistribute("--from", r.old, "--to", r.new,
+                             env={"MHETA_REDISTRIBUTE_FILL": point, "MHETA_REDISTRIBUTE_FILL_FILE": filler})
+        name = point.partition("@")[0]
+        check("filled the disk at %s" % name in run.stderr, "the disk was not filled at %s" % point)
+        check(run.returncode in (0, 1), "a disk filled at %s gave exit code %d, expected 0 or 1 (a clean failure)"
+              % (point, run.returncode))
+        check("rolling back failed" not in run.stderr, "the rollback failed at %s" % point)
+        os.remove(filler)
+        dist, after, _ = r.state()
+        committed = name in ("after-commit", "mid-switch") or run.returncode == 0
+        expected = NEW if committed else OLD
+        check(dist == expected, "after the disk filled at %s the data is in %s, expected %s" % (point, dist, expected))
+        check(after == before, "after the disk filled at %s the checksums changed: %s vs %s" % (point, after, before))
+    finally:
+        subprocess.run(["umount", r.data])
+
+
 def wrong_from(r):
     r.make(r.old)
     run = r.redistribute("--from", r.new, "--to", r.dist_file("even.txt", [500, 500, 500, 500]))
@@ -194,6 +224,8 @@ def main():
     try:
         if args.scenario.startswith("kill:"):
             kill(r, args.scenario.split(":", 1)[1])
+        elif args.scenario.startswith("fill:"):
+            fill(r, args.scenario.split(":", 1)[1])
         else:
             {"round_trip": round_trip, "disk_full": disk_full, "file_size_limit": file_size_limit,
              "wrong_from": wrong_from, "start_on_own_distribution": start_on_own_distribution}[args.scenario](r)
