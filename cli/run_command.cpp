@@ -1,4 +1,4 @@
-// mheta run -n N [--emulate PRESET|FILE] [--capture MODE] [--rows R] [--dist FILE]
+// mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
 //           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin]
 //           [--launcher L] [--] ./prog args
 //
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/clock_option.hpp"
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
@@ -40,6 +41,7 @@ namespace fs = std::filesystem;
 struct RunOptions {
   int ranks = 0;
   std::string emulate;
+  std::string clock;
   std::string wait;
   std::string capture;
   std::int64_t capture_iteration = 0;
@@ -102,6 +104,7 @@ int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
+  if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
   if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem
   if (!o.dist.empty()) {
     const model::GenBlock dist = model::read_gen_block(o.dist);
@@ -133,6 +136,7 @@ int run_program(const RunOptions& o) {
   set(env::kEmulate,
       o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
   set(env::kWait, o.wait);
+  set(env::kClock, o.clock);
   set(env::kCapture, o.capture);
   set(env::kCaptureIteration, o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
   set(env::kRows, o.rows > 0 ? std::to_string(o.rows) : "");
@@ -171,6 +175,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("run", "Run an MPI program under the interposer: capture one iteration, emulate a cluster");
   cmd->add_option("-n,--np", o->ranks, "Number of ranks")->required()->check(whole_number(1, kMaxRanks));
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
+  add_clock_option(*cmd, o->clock);
   cmd->add_option("--wait", o->wait, "How blocked ranks wait: sleep or spin (default: sleep when emulating)");
   cmd->add_option("--capture", o->capture,
                   "Which iteration: auto, mark, pcontrol, call:MPI_Name[:k], off (default auto)");

@@ -1,4 +1,4 @@
-// mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--steps K] [--prefetch]
+// mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--clock virtual|wall] [--steps K] [--prefetch]
 //                [--repeat R] [--seed S] [--cluster C] [--microbench-budget S] [--wait sleep|spin]
 //                [--work DIR] [-o results.json]
 //
@@ -26,6 +26,7 @@
 #include "cli/app_command_line.hpp"
 #include "cli/app_iteration_times.hpp"
 #include "cli/child_process.hpp"
+#include "cli/clock_option.hpp"
 #include "cli/command.hpp"
 #include "cli/sibling_file.hpp"
 #include "cli/launcher.hpp"
@@ -53,6 +54,7 @@ struct ValidateOptions {
   int ranks = 0;
   std::string app;
   std::string emulate;
+  std::string clock;  // empty: the interposer's default
   int steps = 2;
   int repeat = 3;
   std::uint32_t seed = 1;
@@ -86,8 +88,9 @@ model::Json settings_of(const ValidateOptions& o) {
 
 model::Json settings_of_run(const ValidateOptions& o) {
   model::Json settings = settings_of(o);
-  // Only when given, so results written before the option existed resume.
+  // Only when given, so results written before the options existed resume.
   if (o.capture_iteration > 0) settings["capture_iteration"] = o.capture_iteration;
+  if (!o.clock.empty()) settings["clock"] = o.clock;
   return settings;
 }
 
@@ -148,6 +151,7 @@ class Validation {
                                      const std::vector<std::string>& program) const {
     std::vector<std::string> argv = {mheta_.string(), "run", "-n", std::to_string(o_.ranks), "--wait", o_.wait};
     if (!o_.emulate.empty()) argv.insert(argv.end(), {"--emulate", o_.emulate});
+    if (!o_.clock.empty()) argv.insert(argv.end(), {"--clock", o_.clock});
     if (!o_.launcher.empty()) argv.insert(argv.end(), {"--launcher", o_.launcher});
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.emplace_back("--");
@@ -367,6 +371,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--app", o->app, "The program and its arguments, as one string (\"./jacobi --iters 10\")")
       ->required();
   cmd->add_option("--emulate", o->emulate, "Emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file");
+  add_clock_option(*cmd, o->clock);
   cmd->add_option("--steps", o->steps, "Steps per leg of the spectrum Blk -> I-C -> I-C/Bal -> Bal -> Blk")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -396,6 +401,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->callback([o, &exit_code] {
     exit_code = run_reporting_errors("validate", [&]() -> int {
       try {
+        if (!is_clock_mode(o->clock)) throw UsageError(clock_usage(o->clock));
         return Validation(*o).run();
       } catch (const std::invalid_argument& error) {
         std::cerr << "mheta validate: --app: " << error.what() << "\n";

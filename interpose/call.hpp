@@ -31,6 +31,9 @@ enum class Category {
   file_iread,
   file_iwrite,
   file_sync,
+  probe,
+  comm_create,
+  comm_free,
 };
 
 // The synchronous read a non-blocking read becomes while capturing.
@@ -71,6 +74,7 @@ struct CallInfo {
   MPI_Info info = MPI_INFO_NULL;
   const char* filename = nullptr;
   MPI_File* fh_out = nullptr;
+  MPI_Comm* newcomm = nullptr;  // communicator creation: the new one; MPI_Comm_free: the one freed
   MPI_File fh = MPI_FILE_NULL;
   MPI_Offset offset = 0;
   void* buf = nullptr;

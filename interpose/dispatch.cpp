@@ -3,6 +3,7 @@
 #include "interpose/dispatch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "interpose/communicators.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/runtime.hpp"
+#include "interpose/sleep_wait.hpp"
 
 namespace mheta::interpose {
 
@@ -80,8 +82,12 @@ void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool between = rt.following() && c.peer >= 0 && between_ranks(c.comm);
+  VirtualClockService& clock = rt.clock();
+  const double posted = clock.now();
+  clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
+  if (rc == MPI_SUCCESS) clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
@@ -92,9 +98,10 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   MPI_Status local{};
   const bool between = rt.following() && between_ranks(c.comm);
-  if (between && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
+  if (rc == MPI_SUCCESS) rt.clock().received(c.comm, *c.status);
   if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
@@ -106,9 +113,16 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
   const bool between = rt.following() && between_ranks(c.comm);
-  if (between && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  VirtualClockService& clock = rt.clock();
+  if ((between || clock.carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const double posted = clock.now();
+  clock.send_posted(c.comm, c.peer, c.tag);
   const int rc = call();
   rt.leave();
+  if (rc == MPI_SUCCESS) {
+    clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
+    clock.received(c.comm, *c.status);
+  }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
     if (c.peer >= 0) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
@@ -120,31 +134,42 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// Requests are followed while capturing is to come (messages between ranks)
+// and for the virtual clock (every message: the clock also times those on
+// MPI_COMM_SELF).
 int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
+  VirtualClockService& clock = rt.clock();
+  const bool timed = clock.carrying() && c.peer != MPI_PROC_NULL;
+  const double posted = clock.now();
+  if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
   const int rc = call();
   rt.leave();
-  if (!rt.following() || rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL || !between_ranks(c.comm)) return rc;
+  if (rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL) return rc;
+  const bool between = rt.following() && between_ranks(c.comm);
+  if (!between && !timed) return rc;
   std::lock_guard lock(rt.mutex());
   const std::int64_t bytes = type_bytes(c.count, c.type);
+  PendingRequest pending{.comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}, .between = between};
   switch (category) {
     case Category::isend:  // recorded where it is posted
-      record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
+      if (between) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
+      if (timed) {
+        pending.kind = Kind::send;
+        pending.posted_at = posted;
+        rt.requests().add(*c.request, pending);
+      }
       break;
     case Category::irecv:  // recorded where it completes
-      rt.requests().add(*c.request,
-                        {.kind = Kind::recv, .comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}});
-      post_receive(rt, fn, c.peer, bytes, c.tag);
+      pending.kind = Kind::recv;
+      rt.requests().add(*c.request, pending);
+      if (between) post_receive(rt, fn, c.peer, bytes, c.tag);
       break;
     case Category::send_init:
     case Category::recv_init:
-      rt.requests().add(*c.request, {.kind = category == Category::send_init ? Kind::send : Kind::recv,
-                                     .persistent = true,
-                                     .active = false,
-                                     .comm = c.comm,
-                                     .peer = c.peer,
-                                     .tag = c.tag,
-                                     .bytes = bytes,
-                                     .io = {}});
+      pending.kind = category == Category::send_init ? Kind::send : Kind::recv;
+      pending.persistent = true;
+      pending.active = false;
+      rt.requests().add(*c.request, pending);
       break;
     default:
       break;
@@ -153,6 +178,17 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
 }
 
 int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  VirtualClockService& clock = rt.clock();
+  if (clock.carrying()) {
+    // The send times go ahead of the messages the starts post.
+    std::lock_guard lock(rt.mutex());
+    for (int i = 0; i < c.nreq; ++i) {
+      PendingRequest* p = rt.requests().oldest(c.requests[i]);
+      if (p == nullptr || !p->persistent || p->kind != Kind::send) continue;
+      p->posted_at = clock.now();
+      clock.send_posted(p->comm, p->peer, p->tag);
+    }
+  }
   const int rc = call();
   rt.leave();
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
@@ -162,6 +198,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (found == nullptr || !found->persistent) continue;
     PendingRequest& p = *found;
     p.active = true;
+    if (!p.between) continue;
     if (p.kind == Kind::send) {
       record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
     } else {
@@ -196,14 +233,32 @@ struct FileDelay {
   double until = 0;  // out: the latest emulated completion
 };
 
+// What the virtual clock still has to learn of the requests a completion
+// call completed: it may wait (a send time on its way, the other ranks'
+// entries to a collective), so it runs after the bookkeeping's mutex is
+// released.
+struct ClockCompletion {
+  Kind kind = Kind::recv;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Status status{};
+  std::shared_ptr<EntryExchange> exchange{};
+  model::Collective collective{};
+  double bytes = 0;
+};
+thread_local std::vector<ClockCompletion> t_clock_completions;
+
 // A followed request has completed with `status`.
 void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDelay& delay) {
   PendingRequest* found = rt.requests().oldest(request);
   if (found == nullptr) return;
   PendingRequest& p = *found;
+  VirtualClockService& clock = rt.clock();
   switch (p.kind) {
     case Kind::recv:
-      if (status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
+      if (clock.carrying() && status != MPI_STATUS_IGNORE) {
+        t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = *status});
+      }
+      if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
         const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
         const std::int64_t bytes = received_bytes(status);
         if (rt.capturing()) {
@@ -213,15 +268,27 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       }
       break;
     case Kind::send:
+      clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
+      break;
+    case Kind::collective:
+      t_clock_completions.push_back({.kind = Kind::collective,
+                                     .comm = p.comm,
+                                     .exchange = p.exchange,
+                                     .collective = p.collective,
+                                     .bytes = static_cast<double>(p.bytes)});
       break;
     case Kind::file: {
-      const double transfer =
+      double transfer =
           delay.blocked ? delay.done_at - p.issued_at : p.issue_seconds + (delay.done_at - delay.call_start);
+      // Virtual time: the time the thread waited for a core between the
+      // issue and the end of the wait is not the disk's.
+      if (clock.on() && delay.blocked) transfer = std::max(0.0, transfer - (thread_queued_s() - p.queued_at_issue));
       const double emulated = rt.file_io_factor() * transfer;
       // The captured write already holds the issue's time; the rest of the
       // emulated transfer is the write's too.
       if (p.recorded && rt.capturing()) rt.timeline().add_io_seconds(p.io, p.write, emulated - p.issue_seconds);
       delay.until = std::max(delay.until, p.issued_at + emulated);
+      clock.wait_until(p.posted_at + emulated);
       break;
     }
     case Kind::prefetch:
@@ -283,8 +350,18 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   }
   delay.done_at = now_s();
   delay.blocked = delay.done_at - delay.call_start > kBlocked;
+  t_clock_completions.clear();
   complete_all(rt, fn, c, n, delay);
-  sleep_s(delay.until - now_s());
+  VirtualClockService& clock = rt.clock();
+  for (ClockCompletion& done : t_clock_completions) {
+    if (done.kind == Kind::recv) {
+      clock.received(done.comm, done.status);
+    } else {
+      clock.collective_completed(done.exchange.get(), done.comm, done.collective, done.bytes);
+    }
+  }
+  // Under the virtual clock a late completion is a time, not a sleep.
+  if (!clock.on()) sleep_s(delay.until - now_s());
   rt.leave();
   return rc;
 }
@@ -312,10 +389,35 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
   }
 }
 
-int handle_collective(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
+// The bytes of a collective for its cost on the emulated network
+// (virtual_time.hpp): what one rank contributes, per peer for alltoall(v).
+double clock_bytes(Fn fn, const CallInfo& c) {
+  const double bytes = static_cast<double>(collective_bytes(fn, c));
+  if (fn != Fn::Alltoallv) return bytes;
+  int size = 1;
+  PMPI_Comm_size(c.comm, &size);
+  return bytes / size;
+}
+
+int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool all = rt.following() && over_all_ranks(c.comm, rt.world_size());
+  VirtualClockService& clock = rt.clock();
+  std::shared_ptr<EntryExchange> entry = clock.collective_posted(c.comm);  // where the collective is
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
+  if (entry && rc == MPI_SUCCESS) {
+    if (category == Category::collective) {
+      clock.collective_completed(entry.get(), c.comm, c.collective, clock_bytes(fn, c));
+    } else {
+      std::lock_guard lock(rt.mutex());
+      rt.requests().add(*c.request, {.kind = Kind::collective,
+                                     .comm = c.comm,
+                                     .bytes = static_cast<std::int64_t>(clock_bytes(fn, c)),
+                                     .io = {},
+                                     .collective = c.collective,
+                                     .exchange = entry});
+    }
+  }
   if (all && rc == MPI_SUCCESS) {
     const std::int64_t bytes = collective_bytes(fn, c);
     std::lock_guard lock(rt.mutex());
@@ -331,23 +433,29 @@ int handle_collective(Runtime& rt, Fn fn, CallInfo& c, CallRef call, Nonblocking
   return rc;
 }
 
-int handle_file_open(Runtime& rt, CallInfo& c, CallRef call) {
-  const int rc = call();
-  rt.leave();
-  if (rt.following() && rc == MPI_SUCCESS) {
-    std::lock_guard lock(rt.mutex());
-    rt.files().open(*c.fh_out, c.filename, c.info, rt.world_rank());
+// MPI-IO calls collective over the file's communicator. Under the virtual
+// clock they synchronize the ranks first, then their I/O is timed.
+bool collective_file_call(Fn fn) {
+  switch (fn) {
+    case Fn::File_open:
+    case Fn::File_close:
+    case Fn::File_read_all:
+    case Fn::File_read_at_all:
+    case Fn::File_read_ordered:
+    case Fn::File_write_all:
+    case Fn::File_write_at_all:
+    case Fn::File_write_ordered:
+    case Fn::File_sync:
+    case Fn::File_set_size:
+    case Fn::File_preallocate:
+      return true;
+    default:
+      return false;
   }
-  return rc;
 }
 
-int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
-  const MPI_File fh = *c.fh_out;
-  const int rc = call();
-  rt.leave();
-  std::lock_guard lock(rt.mutex());
-  rt.files().close(fh);
-  return rc;
+void synchronize_file_call(Runtime& rt, Fn fn, MPI_File fh) {
+  if (rt.clock().carrying() && collective_file_call(fn)) rt.clock().synchronize(rt.clock().file_comm(fh));
 }
 
 // An MPI-IO call's time. Emulating, it is stretched by the emulated disk
@@ -363,8 +471,38 @@ struct IoTimer {
   double queued;
 };
 
+// Opening and closing a file: collective, and disk time under the virtual
+// clock (the profile records neither).
+int handle_file_open(Runtime& rt, CallInfo& c, CallRef call) {
+  if (rt.clock().carrying()) rt.clock().synchronize(c.comm);
+  const IoTimer timer(rt);
+  const int rc = call();
+  if (rt.clock().on()) timer.seconds(rt);
+  rt.leave();
+  if (rc == MPI_SUCCESS) rt.clock().file_opened(*c.fh_out, c.comm);
+  if (rt.following() && rc == MPI_SUCCESS) {
+    std::lock_guard lock(rt.mutex());
+    rt.files().open(*c.fh_out, c.filename, c.info, rt.world_rank());
+  }
+  return rc;
+}
+
+int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
+  const MPI_File fh = *c.fh_out;
+  synchronize_file_call(rt, Fn::File_close, fh);
+  const IoTimer timer(rt);
+  const int rc = call();
+  if (rt.clock().on()) timer.seconds(rt);
+  rt.leave();
+  rt.clock().file_closed(fh);
+  std::lock_guard lock(rt.mutex());
+  rt.files().close(fh);
+  return rc;
+}
+
 // Blocking MPI-IO: timed, stretched by the emulated disk, recorded.
 int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
+  synchronize_file_call(rt, fn, c.fh);
   const IoTimer timer(rt);
   const int rc = call();
   const double seconds = timer.seconds(rt);
@@ -385,7 +523,8 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
 // MPI_File_sync (and set_size, preallocate): where a synced write spends
 // its time, so the cost of the writes before it. Stretched like them by the
 // emulated disk, and recorded with the last write of the file's variable.
-int handle_file_sync(Runtime& rt, CallInfo& c, CallRef call) {
+int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  synchronize_file_call(rt, fn, c.fh);
   const IoTimer timer(rt);
   const int rc = call();
   const double seconds = timer.seconds(rt);
@@ -475,9 +614,40 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
       file.recorded = true;
       rt.files().note_write_record(variable, file.io);
     }
-    if (file.recorded || rt.file_io_factor() > 1) rt.requests().add(*c.request, file);
+    if (rt.clock().on()) {
+      file.posted_at = rt.clock().now();
+      file.queued_at_issue = timer.queued;
+    }
+    if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
   }
   if (rt.following()) rt.file_io({fn, variable, write, type_bytes(c.count, c.type), signature(fn, variable, 0)});
+  return rc;
+}
+
+// A probe waits like a receive (without spinning when waits sleep) and is
+// never compute; it takes nothing from the message.
+int handle_probe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  int rc = MPI_SUCCESS;
+  if (fn == Fn::Probe && rt.settings().wait == WaitMode::sleep) {
+    rc = poll_with_sleeps([&](int* done) { return PMPI_Iprobe(c.peer, c.tag, c.comm, done, c.status); });
+  } else {
+    rc = call();
+  }
+  rt.leave();
+  return rc;
+}
+
+int handle_comm_create(Runtime& rt, CallInfo& c, CallRef call) {
+  const int rc = call();
+  if (rc == MPI_SUCCESS) rt.clock().communicator_created(*c.newcomm);
+  rt.leave();
+  return rc;
+}
+
+int handle_comm_free(Runtime& rt, CallInfo& c, CallRef call) {
+  rt.clock().communicator_freed(*c.newcomm);
+  const int rc = call();
+  rt.leave();
   return rc;
 }
 
@@ -502,7 +672,7 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_completion(rt, fn, c, call);
     case Category::collective:
     case Category::icollective:  // posting one is the synchronizing step the model prices
-      return handle_collective(rt, fn, c, call, nb);
+      return handle_collective(rt, fn, category, c, call, nb);
     case Category::file_open:
       return handle_file_open(rt, c, call);
     case Category::file_close:
@@ -516,10 +686,30 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::file_iwrite:
       return handle_file_nonblocking(rt, fn, true, c, call);
     case Category::file_sync:
-      return handle_file_sync(rt, c, call);
+      return handle_file_sync(rt, fn, c, call);
+    case Category::probe:
+      return handle_probe(rt, fn, c, call);
+    case Category::comm_create:
+      return handle_comm_create(rt, c, call);
+    case Category::comm_free:
+      return handle_comm_free(rt, c, call);
   }
   return call();
 }
+
+// Calls in progress on this process's threads. Two at once: the virtual
+// clock cannot order the ranks' events and falls back to the wall clock.
+std::atomic<int> g_calls_inside{0};
+
+class CallInside {
+ public:
+  explicit CallInside(Runtime& rt) {
+    if (g_calls_inside.fetch_add(1, std::memory_order_acq_rel) > 0 && rt.clock().on()) rt.clock().fall_back();
+  }
+  ~CallInside() { g_calls_inside.fetch_sub(1, std::memory_order_acq_rel); }
+  CallInside(const CallInside&) = delete;
+  CallInside& operator=(const CallInside&) = delete;
+};
 
 }  // namespace
 
@@ -527,6 +717,7 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
   const ReentryGuard guard;
   if (guard.nested()) return call();
   Runtime& rt = Runtime::get();
+  const CallInside inside(rt);
   rt.enter(fn);
   const int rc = handle(rt, fn, category, c, call, nb);
   rt.after_call(fn);

@@ -1,6 +1,5 @@
 #include "interpose/emulation_config.hpp"
 
-#include <algorithm>
 #include <array>
 #include <filesystem>
 
@@ -92,9 +91,7 @@ double factor(const model::JsonFields& f, const model::Json& node, std::string_v
 }  // namespace
 
 const RankEmulation& Emulation::for_rank(int rank, int size) const {
-  const auto nodes = static_cast<std::int64_t>(ranks.size());
-  const std::int64_t node = size <= 0 ? 0 : (static_cast<std::int64_t>(rank) * nodes) / size;
-  return ranks[static_cast<std::size_t>(std::clamp<std::int64_t>(node, 0, nodes - 1))];
+  return ranks[static_cast<std::size_t>(node_of_rank(rank, size, static_cast<int>(ranks.size())))];
 }
 
 std::vector<std::string> emulation_preset_names() {
@@ -109,6 +106,9 @@ std::optional<Emulation> emulation_preset(std::string_view name) {
     Emulation e;
     e.name = std::string(p.name);
     for (const PresetNode& n : p.nodes) e.ranks.push_back({n.cpu, n.io, n.memory});
+    // The paper's cluster (§5.1) is one machine room: the same network for
+    // every configuration of Table 1.
+    e.network = gigabit_ethernet(static_cast<int>(e.ranks.size()));
     return e;
   }
   return std::nullopt;
@@ -149,6 +149,9 @@ Emulation parse_emulation(std::string_view text, std::string_view source) {
       r.memory_bytes = static_cast<std::uint64_t>(f.integer(ranks[i], "memory_bytes", path, 1));
     }
     e.ranks.push_back(r);
+  }
+  if (const model::Json* network = f.optional_member(document, "network", "")) {
+    e.network = parse_network(f, *network, static_cast<int>(e.ranks.size()));
   }
   return e;
 }

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "interpose/emulated_network.hpp"
+
 namespace mheta::interpose {
 
 inline constexpr std::string_view kEmulationFormat = "mheta-emulation/1";
@@ -29,11 +31,16 @@ struct Emulation {
   std::string name;
   WaitMode wait = WaitMode::sleep;
   std::vector<RankEmulation> ranks;  // the configuration's nodes, at least one
-  // Time dilation: every CPU factor is multiplied by it, so that ranks
-  // sharing cores still each get the CPU their emulated compute needs
-  // (docs/emulation.md). Absent: automatic, ranks on the node / its cores
-  // when the node is oversubscribed, else 1.
+  // Time dilation, wall clock only (MHETA_CLOCK=wall): every CPU factor is
+  // multiplied by it, so that ranks sharing cores still each get the CPU
+  // their emulated compute needs (docs/emulation.md). Absent: automatic,
+  // ranks on the node / its cores when the node is oversubscribed, else 1.
+  // The virtual clock has no dilation: a rank's CPU time does not grow
+  // with the ranks it shares a core with.
   std::optional<double> dilation;
+  // The network messages cross under the virtual clock; absent: the
+  // machine's own (what the messages really take).
+  std::optional<Network> network;
 
   // The node rank `rank` of `size` emulates: the configuration is stretched
   // over the run's ranks (node floor(rank * nodes / size)), so an 8-node

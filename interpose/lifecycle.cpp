@@ -121,6 +121,13 @@ extern "C" MHETA_EXPORT void mheta_iteration(void) {
   if (!guard.nested()) Runtime::get().program_mark();
 }
 
+// The clock's resolution: the virtual clock's under it, else MPICH's.
+extern "C" MHETA_EXPORT double MPI_Wtick(void) {
+  if (!mheta::interpose::engaged()) return PMPI_Wtick();
+  Runtime& rt = Runtime::get();
+  return rt.clock().on() ? mheta::interpose::VirtualClock::kTick : PMPI_Wtick();
+}
+
 extern "C" MHETA_EXPORT void mheta_stage_begin(const char* /*name*/) {
   if (!mheta::interpose::engaged()) return;
   Runtime& rt = Runtime::get();

@@ -96,7 +96,8 @@ Json rank_record_to_json(const RankRecord& r) {
           {"variables", variables},
           {"iterations", r.iterations},
           {"host", r.host},
-          {"memory_budget_bytes", r.memory_budget_bytes}};
+          {"memory_budget_bytes", r.memory_budget_bytes},
+          {"virtual_clock", r.virtual_clock}};
 }
 
 RankRecord rank_record_from_json(const Json& j) {
@@ -106,6 +107,7 @@ RankRecord rank_record_from_json(const Json& j) {
   r.iterations = j.at("iterations").get<std::int64_t>();
   r.host = j.at("host").get<std::string>();
   r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
+  r.virtual_clock = j.value("virtual_clock", false);
   for (const Json& v : j.at("variables")) {
     VariableSeen seen;
     seen.name = v.at("name").get<std::string>();
@@ -151,6 +153,12 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
                                 std::vector<std::string>& warnings) {
   model::Profile p;
   p.program = in.program;
+  // Virtual only if every rank's times are: a rank that fell back to the
+  // wall clock (threads calling MPI at once) makes the profile a wall one.
+  p.clock = !records.empty() && std::all_of(records.begin(), records.end(),
+                                            [](const RankRecord& r) { return r.virtual_clock; })
+                ? model::ProfileClock::virtual_time
+                : model::ProfileClock::wall;
   p.forced_out_of_core = true;
   // Variables: those a rank read or wrote in the iteration, or named by a
   // hint; merged by name across ranks.

@@ -21,6 +21,7 @@ struct RankRecord {
   std::int64_t iterations = 0;  // iterations seen so far (marks or k-th calls)
   std::string host;
   std::uint64_t memory_budget_bytes = 0;
+  bool virtual_clock = false;  // the times are the virtual clock's (docs/emulation.md)
 };
 
 model::Json rank_record_to_json(const RankRecord& record);

@@ -29,6 +29,7 @@ void ProfileService::write_collectively(Runtime& rt) {
   record.sections = rt.timeline().sections();
   record.variables = rt.files().variables();
   record.iterations = rt.iterations();
+  record.virtual_clock = rt.clock().timed_capture();
   if (gather_and_write_profile(rt.private_comm(), record, rt.settings())) {
     g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);
   }

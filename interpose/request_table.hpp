@@ -3,16 +3,19 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "interpose/shadow_comms.hpp"
 #include "interpose/timeline.hpp"
+#include "model/collective.hpp"
 
 namespace mheta::interpose {
 
 // A request the interposer follows until it completes.
 struct PendingRequest {
-  enum class Kind : std::uint8_t { recv, send, file, prefetch };
+  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective };
   Kind kind = Kind::recv;
   bool persistent = false;
   bool active = true;  // persistent requests: started and not yet completed
@@ -26,6 +29,12 @@ struct PendingRequest {
   Timeline::IoRef io;           // prefetch; file: when `recorded`
   bool recorded = false;        // file: issued while capturing, its time is in `io`
   bool write = false;           // file: a write
+  bool between = true;          // recv: a message between ranks, recorded while capturing
+  // The virtual clock (virtual_clock.hpp).
+  double posted_at = 0;                     // send: virtual time of the post; file: of the issue
+  double queued_at_issue = 0;               // file: the thread's run-queue time at the issue
+  model::Collective collective{};           // collective: which
+  std::shared_ptr<EntryExchange> exchange{};  // collective: its entry times
 };
 
 // MPI may hand out a handle again as soon as the request it named completes.

@@ -39,6 +39,11 @@ void Runtime::start(int thread_level) {
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
   settings_ = read_settings(rank_);
   services_ = make_services(settings_);
+  static VirtualClockService off;  // the wall clock's: never started
+  clock_ = &off;
+  for (const auto& s : services_) {
+    if (auto* clock = dynamic_cast<VirtualClockService*>(s.get())) clock_ = clock;
+  }
   if (settings_.capture != CaptureMode::off) {
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     phase_ = Phase::waiting;

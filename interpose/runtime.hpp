@@ -18,6 +18,7 @@
 #include "interpose/service.hpp"
 #include "interpose/settings.hpp"
 #include "interpose/timeline.hpp"
+#include "interpose/virtual_clock.hpp"
 
 namespace mheta::interpose {
 
@@ -55,6 +56,9 @@ class Runtime {
   bool measures_cpu() const { return measures_cpu_; }
   // The slower disk's factor on MPI-IO transfers (1: none).
   double file_io_factor() const { return file_io_factor_; }
+  // The virtual clock service, or one that is off (every call a no-op)
+  // when the run keeps the wall clock.
+  VirtualClockService& clock() { return *clock_; }
 
   // Recording (call only while capturing, with mutex() held).
   Timeline& timeline() { return timeline_; }
@@ -100,6 +104,7 @@ class Runtime {
   bool following_ = false;
   bool measures_cpu_ = false;
   double file_io_factor_ = 1;
+  VirtualClockService* clock_ = nullptr;
   int rank_ = 0;
   int size_ = 1;
   int thread_level_ = MPI_THREAD_SINGLE;

@@ -5,6 +5,7 @@
 #include "interpose/out_of_core_service.hpp"
 #include "interpose/profile_service.hpp"
 #include "interpose/sleep_wait_service.hpp"
+#include "interpose/virtual_clock.hpp"
 
 namespace mheta::interpose {
 
@@ -27,8 +28,11 @@ bool capturing(const Settings& s) { return s.capture != CaptureMode::off; }
 // emulation stretches a compute section before anything reads it; the
 // capture moves the phase before out-of-core forcing and profile output
 // follow it; the profile is written after out of core is released.
+// The virtual clock replaces emulation by sleeping (the wall clock's).
 constexpr ServiceEntry kServices[] = {
-    {"emulation", [](const Settings& s) { return s.emulation.has_value(); }, make<EmulationService>},
+    {"emulation", [](const Settings& s) { return s.emulation.has_value() && s.clock == ClockMode::wall; },
+     make<EmulationService>},
+    {"virtual-clock", [](const Settings& s) { return s.clock == ClockMode::virtual_time; }, make<VirtualClockService>},
     {"sleep-wait", [](const Settings& s) { return s.wait == WaitMode::sleep; }, make<SleepWaitService>},
     {"capture", capturing, make<CaptureService>},
     {"out-of-core", capturing, make<OutOfCoreService>},

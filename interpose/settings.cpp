@@ -3,8 +3,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <initializer_list>
 #include <mheta/environment.hpp>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 #include "model/format_error.hpp"
 
@@ -85,6 +88,23 @@ void read_positive(int rank, const char* name, const char* otherwise, std::int64
   }
 }
 
+// One of a few named values of the variable `name`: nothing when it is
+// unset, and when it is none of them (warned about, saying `otherwise`).
+template <typename Value>
+std::optional<Value> read_choice(int rank, const char* name,
+                                 std::initializer_list<std::pair<std::string_view, Value>> choices,
+                                 const char* otherwise) {
+  const char* text = set_value(name);
+  if (text == nullptr) return std::nullopt;
+  std::string names;
+  for (const auto& [choice, value] : choices) {
+    if (choice == text) return value;
+    names += (names.empty() ? "" : " or ") + std::string(choice);
+  }
+  warn(rank, std::string(name) + "=" + model::excerpt(text) + " is not " + names + "; " + otherwise);
+  return std::nullopt;
+}
+
 }  // namespace
 
 Settings read_settings(int rank) {
@@ -104,15 +124,17 @@ Settings read_settings(int rank) {
       warn(rank, std::string("MHETA_EMULATE: ") + error.what() + "; running without emulation");
     }
   }
-  if (const char* w = set_value(env::kWait)) {
-    const std::string_view mode(w);
-    if (mode == "sleep") {
-      s.wait = WaitMode::sleep;
-    } else if (mode == "spin") {
-      s.wait = WaitMode::spin;
-    } else {
-      warn(rank, "MHETA_WAIT=" + model::excerpt(w) + " is not sleep or spin; ignored");
-    }
+  if (const auto wait =
+          read_choice<WaitMode>(rank, env::kWait, {{"sleep", WaitMode::sleep}, {"spin", WaitMode::spin}}, "ignored")) {
+    s.wait = *wait;
+  }
+  // The virtual clock is the default when emulating; an unknown clock is the wall.
+  s.clock = s.emulation ? ClockMode::virtual_time : ClockMode::wall;
+  if (set_value(env::kClock) != nullptr) {
+    s.clock =
+        read_choice<ClockMode>(rank, env::kClock, {{"virtual", ClockMode::virtual_time}, {"wall", ClockMode::wall}},
+                               "using the wall clock")
+            .value_or(ClockMode::wall);
   }
   return s;
 }

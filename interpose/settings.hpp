@@ -19,6 +19,12 @@ enum class CaptureMode {
   call,       // every k-th call of a named MPI function ends an iteration
 };
 
+// Which clock an emulated run keeps (docs/emulation.md, "Virtual time").
+enum class ClockMode {
+  wall,          // MHETA_CLOCK=wall: ranks sleep to stretch time, dilated when they share cores
+  virtual_time,  // MHETA_CLOCK=virtual: each rank keeps a virtual clock; MPI_Wtime returns it
+};
+
 struct Settings {
   CaptureMode capture = CaptureMode::automatic;
   std::string call_name;  // call mode: "MPI_Allreduce"
@@ -31,6 +37,7 @@ struct Settings {
   std::string row_weights_path;        // MHETA_ROW_WEIGHTS
   std::optional<Emulation> emulation;  // MHETA_EMULATE
   WaitMode wait = WaitMode::spin;      // MHETA_WAIT (default sleep when emulating)
+  ClockMode clock = ClockMode::wall;   // MHETA_CLOCK (default virtual when emulating, else wall)
 };
 
 // Reads the MHETA_* variables; warnings go to stderr prefixed with the rank.

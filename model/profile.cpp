@@ -21,6 +21,14 @@ class ProfileReader {
       if (!program->is_string()) f_.fail("program", "must be a string");
       p.program = program->get<std::string>();
     }
+    if (const Json* clock = f_.optional_member(document, "clock", "")) {
+      const std::string name = clock->is_string() ? clock->get<std::string>() : "";
+      if (name == profile_clock_name(ProfileClock::virtual_time)) {
+        p.clock = ProfileClock::virtual_time;
+      } else if (name != profile_clock_name(ProfileClock::wall)) {
+        f_.fail("clock", "must be \"wall\" or \"virtual\"");
+      }
+    }
     p.iterations = f_.integer(document, "iterations", "", 1);
     p.prefetch = f_.boolean_or(document, "prefetch", "", false);
     p.forced_out_of_core = f_.boolean_or(document, "forced_out_of_core", "", true);
@@ -265,6 +273,7 @@ Json profile_to_json(const Profile& p) {
   }
   Json document = {{"format", kProfileFormat},
                    {"program", p.program},
+                   {"clock", profile_clock_name(p.clock)},
                    {"iterations", p.iterations},
                    {"prefetch", p.prefetch},
                    {"forced_out_of_core", p.forced_out_of_core},
@@ -274,6 +283,10 @@ Json profile_to_json(const Profile& p) {
   if (!p.row_weights.empty()) document["row_weights"] = p.row_weights;
   document["ranks"] = std::move(ranks);
   return document;
+}
+
+std::string_view profile_clock_name(ProfileClock clock) {
+  return clock == ProfileClock::virtual_time ? "virtual" : "wall";
 }
 
 void write_profile(const std::filesystem::path& path, const Profile& profile) {

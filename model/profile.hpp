@@ -74,8 +74,16 @@ struct RankProfile {
   std::vector<Section> sections;
 };
 
+// The clock a profile's times were taken with (docs/emulation.md): the wall
+// clock, or the virtual clock of an emulated run (compute and I/O as the
+// emulated cluster would take them, independent of how ranks shared cores).
+enum class ProfileClock { wall, virtual_time };
+
+std::string_view profile_clock_name(ProfileClock clock);  // "wall", "virtual"
+
 struct Profile {
   std::string program;
+  ProfileClock clock = ProfileClock::wall;
   std::int64_t iterations = 1;  // iterations of the whole run
   bool prefetch = false;        // the program double-buffers ICLAs
   bool forced_out_of_core = true;

@@ -20,6 +20,8 @@ inline constexpr const char* kIterations = "MHETA_ITERATIONS";
 inline constexpr const char* kRowWeights = "MHETA_ROW_WEIGHTS";
 inline constexpr const char* kEmulate = "MHETA_EMULATE";
 inline constexpr const char* kWait = "MHETA_WAIT";
+// The emulated run's clock: "virtual" (the default when emulating) or "wall".
+inline constexpr const char* kClock = "MHETA_CLOCK";
 // The memory budget io/ sizes its ICLAs with (set by the interposer from
 // the emulation, or by the user), and the whole-run out-of-core switch.
 inline constexpr const char* kMemoryBytes = "MHETA_MEMORY_BYTES";
@@ -44,6 +46,7 @@ inline constexpr std::string_view kDefaultCapture = "auto";
 inline constexpr std::int64_t kDefaultCaptureIteration = 2;  // 1-based: an iteration after the first
 inline constexpr const char* kDefaultProfile = "mheta-profile.json";
 inline constexpr std::string_view kDefaultWait = "spin";  // sleep when emulating
+inline constexpr std::string_view kDefaultClock = "wall";  // virtual when emulating
 
 struct Variable {
   std::string_view name;
@@ -61,6 +64,7 @@ inline constexpr auto kAll = std::to_array<Variable>({
     {kRowWeights, ""},
     {kEmulate, ""},
     {kWait, kDefaultWait},
+    {kClock, kDefaultClock},
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},

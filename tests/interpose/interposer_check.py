@@ -13,6 +13,12 @@ exits non-zero with a message when what it checks does not hold.
               the measured iteration time
   run-errors  bad settings make `mheta run` fail before the program starts
   app         an app of apps/ under `mheta run`: result and profile
+  virtual-clock  MPI_Wtime under the virtual clock: compute x factor, waits,
+              barriers, messages, non-blocking collectives; reproducible
+  virtual-app an app on more ranks than cores under the virtual clock: its
+              answer, and two runs' median iteration times
+  virtual-vs-wall  an app with every factor 1: virtual against wall
+              iteration time
 """
 import argparse
 import collections
@@ -194,7 +200,8 @@ def cmd_emulation(args):
         profile_path = os.path.join(tmp, "profile.json")
         for _ in range(args.runs):
             run([args.mheta, "run", "-n", str(args.np), "--emulate", config, "--capture-iteration", "3",
-                 "--profile", profile_path, "--", args.program[0], tmp, "5"] + (["sync"] if args.sync else []))
+                 "--profile", profile_path, "--", args.program[0], tmp, "5"] + (["sync"] if args.sync else []),
+                {"MHETA_CLOCK": args.clock})
             p = load_profile(profile_path)
             ranks = [totals(r) for r in p["ranks"]]
             c0, io0 = ranks[0]
@@ -221,7 +228,11 @@ def cmd_emulation(args):
     # will), hence the lowest floor.
     # Rank 0 (CPU factor 1) captures its CPU time times the dilation: the
     # ranks on the node over its cores, when there are more ranks.
-    dilation = max(1.0, args.np / len(os.sched_getaffinity(0)))
+    # The virtual clock needs no dilation (CPU time does not grow with
+    # oversubscription).
+    dilation = 1.0 if args.clock == "virtual" else max(1.0, args.np / len(os.sched_getaffinity(0)))
+    if p.get("clock", "wall") != args.clock:
+        fail("the profile says it was taken with the %s clock, expected %s" % (p.get("clock", "wall"), args.clock))
     expect(("compute over CPU time", 0), dilation, args.cpu_tolerance / 2, 0, 1e9)
     expect(("compute", 1), cpu, args.cpu_tolerance, 1.4, 1e9)
     expect(("reads", 1), io_factor, args.io_tolerance, 1.5, 1e9)
@@ -326,6 +337,124 @@ def cmd_app(args):
           (name, args.np, rows, sorted(bpr), sum(sends.values()), collectives))
 
 
+def probe_lines(out):
+    """virtual_clock_probe's per-rank lines, by rank."""
+    ranks = {}
+    for line in out.splitlines():
+        words = line.split()
+        if words and words[0] == "rank":
+            ranks[int(words[1])] = {words[i]: float(words[i + 1]) for i in range(2, len(words) - 1, 2)}
+    return ranks
+
+
+def cmd_virtual_clock(args):
+    """virtual_clock_probe under an emulation of distinct CPU factors and a
+    50 us network, with the virtual clock (docs/emulation.md): MPI_Wtime
+    advances by CPU time x factor over compute, not at all while waiting; a
+    barrier and an Iallreduce end at the same time on every rank, after the
+    latest entry; a message is received at least the latency after it was
+    sent; the exchanged values are those of a run without the interposer;
+    two runs give the same times."""
+    factors = [1.0, 2.0, 3.0, 1.5][:args.np]
+    plain_out = plain(args, args.np, args.program).stdout
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, "emulation.json")
+        with open(config, "w") as f:
+            # A stated network: the machine's, measured at MPI_Init, varies
+            # with the load of a shared machine.
+            json.dump({"format": "mheta-emulation/1", "ranks": [{"cpu_factor": c} for c in factors],
+                       "network": {"latency_us": 50, "bandwidth_MBps": 117}}, f)
+        env = {"MHETA_EMULATE": config, "MHETA_CAPTURE": "off", "MHETA_CLOCK": "virtual"}
+        for _ in range(2):
+            out = preloaded(args, args.np, args.program, env).stdout
+            checksum = [line for line in out.splitlines() if line.startswith("checksum")]
+            if checksum != [line for line in plain_out.splitlines() if line.startswith("checksum")]:
+                fail("the exchanged values differ under the virtual clock:\n%s\n---\n%s" % (plain_out, out))
+            runs.append(probe_lines(out))
+    for ranks in runs:
+        if sorted(ranks) != list(range(args.np)):
+            fail("expected a line from every rank, got %s" % sorted(ranks))
+        for r, v in ranks.items():
+            expected = v["cpu"] * factors[r]
+            if abs(v["compute"] - expected) > args.cpu_tolerance * expected:
+                fail("rank %d: MPI_Wtime advanced %.4f s over %.4f s of CPU at factor %g (expected %.4f)" %
+                     (r, v["compute"], v["cpu"], factors[r], expected))
+        barrier = {v["barrier"] for v in ranks.values()}
+        # Read by MPI_Wtime just after: the compute of returning from the
+        # barrier (microseconds) is in it.
+        if max(barrier) - min(barrier) > 1e-4 or min(barrier) < max(v["t1"] for v in ranks.values()):
+            fail("the barrier must end at one time on every rank, after the latest entry: %s" % ranks)
+        for r, v in ranks.items():
+            if r > 0 and not 50e-6 <= v["received"] - v["sent"] < 0.005:
+                fail("rank %d received at %.6f a message sent at %.6f (waiting is not compute)" %
+                     (r, v["received"], v["sent"]))
+            if v["after"] < v["latest"] or abs(v["after"] - ranks[0]["after"]) > 1e-4:
+                fail("rank %d: Iallreduce ended at %.6f, before the latest entry %.6f or apart from rank 0's" %
+                     (r, v["after"], v["latest"]))
+    first, second = (runs[0][0]["after"], runs[1][0]["after"])
+    if abs(first - second) > args.tolerance * first:
+        fail("two runs end at virtual times %.6f and %.6f" % (first, second))
+    print("ok: %d ranks, factors %s; end times of two runs %.6f, %.6f s" % (args.np, factors, first, second))
+
+
+def median_iteration_s(out):
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    seconds = [line["seconds"] for line in lines if line.get("mheta") == "iteration"]
+    if not seconds:
+        fail("no iteration times in the output:\n" + out)
+    return statistics.median(seconds)
+
+
+def cmd_virtual_app(args):
+    """An app of apps/ on more ranks than cores under `mheta run --emulate`
+    with the virtual clock: the answer of a run without the interposer, and
+    two runs whose median iteration times agree within --tolerance."""
+    name = os.path.basename(args.program[0])
+    env = {"MHETA_MEMORY_BYTES": str(args.budget), "MHETA_CLOCK": "virtual"}
+    with tempfile.TemporaryDirectory() as tmp:
+        common = ["--rows", str(args.rows), "--iters", str(args.iterations)]
+        plain_out = run([args.mpiexec, "-n", str(args.np)] + args.program + common + ["--data", os.path.join(tmp, "a")],
+                        env).stdout
+        verdict = [line for line in plain_out.splitlines() if "PASS" in line]
+        medians = []
+        for i in range(2):
+            out = run([args.mheta, "run", "-n", str(args.np), "--emulate", args.preset, "--capture", "off", "--"] +
+                      args.program + common + ["--data", os.path.join(tmp, "v%d" % i)], env).stdout
+            if not verdict or verdict != [line for line in out.splitlines() if "PASS" in line]:
+                fail("%s: result differs under the virtual clock:\n%s\n---\n%s" % (name, verdict, out))
+            medians.append(median_iteration_s(out))
+    spread = abs(medians[0] - medians[1]) / min(medians)
+    if spread > args.tolerance:
+        fail("%s on %d ranks, %s: median iteration times %.6f and %.6f s differ by %.1f%%" %
+             (name, args.np, args.preset, medians[0], medians[1], 100 * spread))
+    print("ok: %s on %d ranks under %s: result unchanged; median iteration %.6f and %.6f s (%.2f%% apart)" %
+          (name, args.np, args.preset, medians[0], medians[1], 100 * spread))
+
+
+def cmd_virtual_vs_wall(args):
+    """An app on as many ranks as cores, every factor 1 and the machine's own
+    network: the median iteration time under the virtual clock
+    (MHETA_CLOCK=virtual without an emulation) against the wall clock's
+    without the interposer, medians of --runs runs each."""
+    name = os.path.basename(args.program[0])
+    env = {"MHETA_MEMORY_BYTES": str(args.budget)}
+    walls, virtuals = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        common = ["--rows", str(args.rows), "--iters", str(args.iterations), "--data", os.path.join(tmp, "d")]
+        for _ in range(args.runs):
+            walls.append(median_iteration_s(run([args.mpiexec, "-n", str(args.np)] + args.program + common, env).stdout))
+            virtual_env = dict(env, MHETA_CLOCK="virtual", MHETA_CAPTURE="off")
+            virtuals.append(median_iteration_s(preloaded(args, args.np, args.program + common, virtual_env).stdout))
+    wall, virtual = statistics.median(walls), statistics.median(virtuals)
+    gap = abs(virtual - wall) / wall
+    print("%s on %d ranks: wall %.6f s, virtual %.6f s (%.1f%% apart; target %.0f%%); runs wall %s, virtual %s" %
+          (name, args.np, wall, virtual, 100 * gap, 100 * args.tolerance, " ".join("%.6f" % w for w in walls),
+           " ".join("%.6f" % v for v in virtuals)))
+    if gap > args.tolerance:
+        fail("%s: the virtual iteration time is %.1f%% from the wall clock's" % (name, 100 * gap))
+
+
 def cmd_run_errors(args):
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "started")
@@ -334,6 +463,9 @@ def cmd_run_errors(args):
         bad_json = os.path.join(tmp, "bad.json")
         with open(bad_json, "w") as f:
             f.write('{"format": "mheta-emulation/1", "ranks": [{"cpu_factor": "fast"}]}')
+        bad_network = os.path.join(tmp, "bad-network.json")
+        with open(bad_network, "w") as f:
+            f.write('{"format": "mheta-emulation/1", "ranks": [{}], "network": {"latency_us": 50, "bandwidth_MBps": 0}}')
         truncated = os.path.join(tmp, "truncated.json")
         with open(truncated, "w") as f:
             f.write('{"format": "mheta-emulation/1", "ranks": [')
@@ -354,6 +486,8 @@ def cmd_run_errors(args):
             (["--emulate", "HY3"], 3, "HY3"),
             (["--emulate", bad_json], 3, "cpu_factor"),
             (["--emulate", truncated], 3, truncated),
+            (["--emulate", bad_network], 3, "network.bandwidth_MBps"),
+            (["--clock", "sundial"], 2, "--clock sundial"),
             (["--profile", os.path.join(tmp, "missing", "p.json")], 4, "does not exist"),
             (["--capture", "sometimes"], 2, "--capture"),
             (["--wait", "nap"], 2, "--wait"),
@@ -395,6 +529,17 @@ def cmd_run_errors(args):
             for words in ("MHETA_EMULATE", "cannot write the profile"):
                 if words not in result.stderr:
                     fail("no warning about '%s' on stderr: %s" % (words, result.stderr))
+        # A malformed network block and an unknown clock: one line each a
+        # rank, naming the cause, and the program's results as without them.
+        result = run([args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_EMULATE", bad_network,
+                      "-genv", "MHETA_CLOCK", "sundial", "-genv", "MHETA_CAPTURE", "off"] + mpi_program, check=False)
+        if result.returncode != 0 or result.stdout != expected:
+            fail("the program failed or changed under a bad network or clock: %s\n%s" % (result.stdout, result.stderr))
+        if args.program:
+            for words in ("network.bandwidth_MBps", "MHETA_CLOCK=sundial"):
+                lines = [line for line in result.stderr.splitlines() if words in line]
+                if len(lines) != 2:
+                    fail("expected one line naming '%s' from each of the 2 ranks: %s" % (words, result.stderr))
         # Nor do hostile ones: a nested emulation file, inputs that are a FIFO
         # or /dev/zero, numbers past 64 bits. The program neither crashes nor
         # hangs, and writes its profile without them.
@@ -415,7 +560,8 @@ def cmd_run_errors(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app"])
+    parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
+                                          "virtual-clock", "virtual-app", "virtual-vs-wall"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -441,12 +587,16 @@ def main():
     parser.add_argument("--io-tolerance", type=float, default=1.5)
     parser.add_argument("--sync", action="store_true", help="emulation: the probe syncs its writes")
     parser.add_argument("--probe-cpu-s", type=float, default=0.020, help="emulation: the probe's CPU time per iteration")
+    parser.add_argument("--preset", default="HY1", help="virtual-app: the emulation")
+    parser.add_argument("--clock", choices=["virtual", "wall"], default="virtual", help="emulation: MHETA_CLOCK")
     argv = sys.argv[1:]
     program = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     args.program = program
     {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
-     "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app}[args.check](args)
+     "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
+     "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app,
+     "virtual-vs-wall": cmd_virtual_vs_wall}[args.check](args)
 
 
 if __name__ == "__main__":

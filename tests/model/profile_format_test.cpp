@@ -52,6 +52,23 @@ TEST(ProfileFormat, RoundTripsThroughJson) {
   EXPECT_EQ(s.comm[2].collective, Collective::allreduce);
 }
 
+TEST(ProfileFormat, RecordsTheClockItsTimesWereTakenWith) {
+  EXPECT_EQ(parse_profile(profile_to_json(valid_profile()).dump(), "profile.json").clock, ProfileClock::wall);
+  Profile virtual_profile = valid_profile();
+  virtual_profile.clock = ProfileClock::virtual_time;
+  const Json doc = profile_to_json(virtual_profile);
+  EXPECT_EQ(doc["clock"], "virtual");
+  EXPECT_EQ(parse_profile(doc.dump(), "profile.json").clock, ProfileClock::virtual_time);
+  // Profiles written before the field are wall-clock ones.
+  Json old = doc;
+  old.erase("clock");
+  EXPECT_EQ(parse_profile(old.dump(), "profile.json").clock, ProfileClock::wall);
+}
+
+TEST(ProfileFormat, UnknownClock) {
+  EXPECT_EQ(error_after([](Json& d) { d["clock"] = "sundial"; }).where(), "clock");
+}
+
 TEST(ProfileFormat, UnknownFormatVersion) {
   EXPECT_EQ(error_after([](Json& d) { d["format"] = "mheta-profile/0"; }).where(), "format");
 }

@@ -1,0 +1,163 @@
+#include "interpose/shadow_comms.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "interpose/clock.hpp"
+#include "interpose/sleep_wait.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+// A send time leaves its sender before its message, so it is there, or on
+// its way, when the message has arrived. Longer than this without it, the
+// message was sent by a call the interposer does not see.
+constexpr double kMissingAfter = 0.5;
+// Probes before the first sleep: each makes MPI progress, and the time is
+// normally found at the first.
+constexpr int kSpinTries = 64;
+
+std::vector<int> world_ranks_of(MPI_Comm comm) {
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  std::vector<int> local(static_cast<std::size_t>(size));
+  std::vector<int> world(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
+  MPI_Group group = MPI_GROUP_NULL;
+  MPI_Group world_group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  PMPI_Group_translate_ranks(group, size, local.data(), world_group, world.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world_group);
+  return world;
+}
+
+}  // namespace
+
+void ShadowComms::start(bool sleep_wait) {
+  sleep_wait_ = sleep_wait;
+  add(MPI_COMM_WORLD);
+  add(MPI_COMM_SELF);
+}
+
+void ShadowComms::finish() {
+  std::lock_guard lock(mutex_);
+  // Times nobody received (a message the program never received) must not
+  // keep MPI_Finalize waiting: what has not completed is let go.
+  for (SendTime& s : in_flight_) {
+    int done = 0;
+    PMPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
+    if (!done) PMPI_Request_free(&s.request);
+  }
+  in_flight_.clear();
+  for (auto& [comm, shadow] : shadows_) PMPI_Comm_free(&shadow.comm);
+  shadows_.clear();
+}
+
+void ShadowComms::add(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return;
+  Shadow s;
+  if (PMPI_Comm_dup(comm, &s.comm) != MPI_SUCCESS) return;
+  s.world_ranks = world_ranks_of(comm);
+  std::lock_guard lock(mutex_);
+  shadows_[comm] = std::move(s);
+}
+
+void ShadowComms::remove(MPI_Comm comm) {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  if (it == shadows_.end()) return;
+  PMPI_Comm_free(&it->second.comm);
+  shadows_.erase(it);
+}
+
+MPI_Comm ShadowComms::shadow(MPI_Comm comm) const {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  return it == shadows_.end() ? MPI_COMM_NULL : it->second.comm;
+}
+
+const std::vector<int>* ShadowComms::members(MPI_Comm comm) const {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  return it == shadows_.end() ? nullptr : &it->second.world_ranks;
+}
+
+void ShadowComms::complete_finished_sends() {
+  while (!in_flight_.empty()) {
+    int done = 0;
+    PMPI_Test(&in_flight_.front().request, &done, MPI_STATUS_IGNORE);
+    if (!done) return;
+    in_flight_.pop_front();
+  }
+}
+
+void ShadowComms::post_send_time(MPI_Comm comm, int dest, int tag, double sent) {
+  if (dest == MPI_PROC_NULL) return;
+  const MPI_Comm s = shadow(comm);
+  if (s == MPI_COMM_NULL) return;
+  std::lock_guard lock(mutex_);
+  complete_finished_sends();
+  SendTime& time = in_flight_.emplace_back();
+  time.value = sent;
+  PMPI_Isend(&time.value, 1, MPI_DOUBLE, dest, tag, s, &time.request);
+}
+
+int ShadowComms::wait(MPI_Request* request) {
+  if (!sleep_wait_) return PMPI_Wait(request, MPI_STATUS_IGNORE);
+  return poll_with_sleeps([&](int* done) { return PMPI_Test(request, done, MPI_STATUS_IGNORE); });
+}
+
+std::optional<double> ShadowComms::take_send_time(MPI_Comm comm, int source, int tag) {
+  if (source < 0) return std::nullopt;  // MPI_PROC_NULL, a cancelled or generalized request
+  const MPI_Comm s = shadow(comm);
+  if (s == MPI_COMM_NULL) return std::nullopt;
+  // The time is almost always there already; the probe only keeps a message
+  // sent without one from blocking the receiver for ever.
+  const double start = now_s();
+  int there = 0;
+  double pause = 1e-6;
+  for (int tries = 0;; ++tries) {
+    PMPI_Iprobe(source, tag, s, &there, MPI_STATUS_IGNORE);
+    if (there || now_s() - start > kMissingAfter) break;
+    if (tries >= kSpinTries) {
+      sleep_s(pause);
+      pause = std::min(pause * 2, 1e-3);
+    }
+  }
+  if (!there) {
+    std::lock_guard lock(mutex_);
+    if (!warned_missing_) {
+      warned_missing_ = true;
+      std::fprintf(stderr,
+                   "mheta interpose: a message from rank %d (tag %d) came without its virtual send time (sent by a "
+                   "call the interposer does not follow); the virtual clock takes it as arrived when received\n",
+                   source, tag);
+    }
+    return std::nullopt;
+  }
+  double sent = 0;
+  PMPI_Recv(&sent, 1, MPI_DOUBLE, source, tag, s, MPI_STATUS_IGNORE);
+  return sent;
+}
+
+std::unique_ptr<EntryExchange> ShadowComms::post_entry(MPI_Comm comm, double entry) {
+  const MPI_Comm s = shadow(comm);
+  if (s == MPI_COMM_NULL) return nullptr;
+  auto exchange = std::make_unique<EntryExchange>();
+  exchange->mine = entry;
+  exchange->latest = entry;
+  PMPI_Iallreduce(&exchange->mine, &exchange->latest, 1, MPI_DOUBLE, MPI_MAX, s, &exchange->request);
+  return exchange;
+}
+
+double ShadowComms::latest_entry(EntryExchange& exchange) {
+  if (exchange.request != MPI_REQUEST_NULL) wait(&exchange.request);
+  // On an intercommunicator the reduction is the other group's: the latest
+  // of both is the collective's.
+  return std::max(exchange.mine, exchange.latest);
+}
+
+}  // namespace mheta::interpose

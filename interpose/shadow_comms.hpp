@@ -1,0 +1,92 @@
+#pragma once
+// The virtual clock's transport (docs/emulation.md, "Virtual time"): a
+// private duplicate, a shadow, of every communicator the program uses,
+// created where the communicator is (MPI_COMM_WORLD and MPI_COMM_SELF at
+// MPI_Init, the others by the intercepted creation calls), and the 8-byte
+// times carried on it:
+// - a sender posts its virtual send time on the shadow, to the same
+//   destination with the same tag, before the data; MPI's non-overtaking
+//   order then keeps the k-th time from a source with a tag matched to the
+//   k-th message from it with that tag, and the receiver takes it from the
+//   status's source and tag once the data has arrived (probes take nothing);
+// - collectives carry their entry times in an allreduce(MAX) on the shadow,
+//   posted where the collective is.
+// Times are sent non-blocking (8 bytes go eagerly), so no rank ever waits on
+// a time that is not already on its way.
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "interpose/emulated_network.hpp"
+
+namespace mheta::interpose {
+
+// The latest entry time of a collective, exchanged without blocking.
+struct EntryExchange {
+  MPI_Request request = MPI_REQUEST_NULL;
+  double mine = 0;
+  double latest = 0;
+};
+
+class ShadowComms {
+ public:
+  // MPI_Init has returned: shadows of MPI_COMM_WORLD and MPI_COMM_SELF.
+  void start(bool sleep_wait);
+  // Sends still in flight complete; shadows are freed. Before MPI_Finalize.
+  void finish();
+
+  // A communicator the program has just created: its shadow is created now
+  // (a duplicate: collective over it, as its creation was).
+  void add(MPI_Comm comm);
+  // Before MPI_Comm_free(comm).
+  void remove(MPI_Comm comm);
+
+  // The shadow of `comm`, MPI_COMM_NULL when the program's communicator was
+  // not created through an intercepted call (its messages carry no times).
+  MPI_Comm shadow(MPI_Comm comm) const;
+  // The ranks of MPI_COMM_WORLD that `comm` holds (its local group), known
+  // for communicators with a shadow.
+  const std::vector<int>* members(MPI_Comm comm) const;
+
+  // Sender: posts `sent` for the message to `dest` with `tag` on `comm`,
+  // before the message itself.
+  void post_send_time(MPI_Comm comm, int dest, int tag, double sent);
+  // Receiver: the send time of the message that has just arrived from
+  // `source` with `tag` on `comm`; nothing when none comes (a message sent
+  // by a call the interposer does not see) within a bound, said once.
+  std::optional<double> take_send_time(MPI_Comm comm, int source, int tag);
+
+  // Collectives: posts this rank's entry time on the shadow of `comm`.
+  // Every member posts it at the same point of the program. Returns nothing
+  // for a communicator without a shadow.
+  std::unique_ptr<EntryExchange> post_entry(MPI_Comm comm, double entry);
+  // The latest entry of every participant (waits, sleeping when waiting
+  // sleeps).
+  double latest_entry(EntryExchange& exchange);
+
+ private:
+  struct Shadow {
+    MPI_Comm comm = MPI_COMM_NULL;
+    std::vector<int> world_ranks;
+  };
+  struct SendTime {
+    double value = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  void complete_finished_sends();
+  int wait(MPI_Request* request);
+
+  mutable std::mutex mutex_;
+  std::unordered_map<MPI_Comm, Shadow> shadows_;
+  std::deque<SendTime> in_flight_;  // deque: elements never move, MPI reads their value
+  bool sleep_wait_ = false;
+  bool warned_missing_ = false;
+};
+
+}  // namespace mheta::interpose

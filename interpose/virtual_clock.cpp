@@ -1,0 +1,208 @@
+#include "interpose/virtual_clock.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "interpose/network_probe.hpp"
+#include "interpose/runtime.hpp"
+
+namespace mheta::interpose {
+
+// Without an emulation every factor is 1 and the network is the machine's.
+void VirtualClockService::on_start(Runtime& rt) {
+  const Settings& settings = rt.settings();
+  const int size = rt.world_size();
+  const RankEmulation mine = settings.emulation ? settings.emulation->for_rank(rt.world_rank(), size) : RankEmulation{};
+  Network network;
+  if (settings.emulation && settings.emulation->network) {
+    network = [net = *settings.emulation->network, size](int from, int to) { return net.link(from, to, size); };
+  }
+  start(mine, std::move(network), settings.wait == WaitMode::sleep);
+}
+
+// Compute counts its CPU time times the CPU factor, and lasts no longer
+// than it did: nothing is slept.
+void VirtualClockService::before_call(Runtime&, Fn, ComputeSection& section) {
+  section.seconds = on() ? compute(section.cpu_s) : rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+}
+
+void VirtualClockService::value_compute(Runtime&, ComputeSection& section) {
+  section.seconds = rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+}
+
+void VirtualClockService::time_file_io(Runtime&, FileTiming& timing) {
+  timing.seconds = on() ? clock_.advance_io(timing.io_s, 0, rank_.io_factor) : rank_.io_factor * timing.io_s;
+}
+
+void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
+  if (!on()) {
+    if (carrying_) seconds += fallback_offset_;
+    return;
+  }
+  rt.enter();  // the compute up to the call moves the clock first
+  rt.leave();
+  seconds = clock_.now();
+}
+
+void VirtualClockService::after_call(Runtime& rt, Fn) {
+  if (on()) rt.leave();
+}
+
+void VirtualClockService::on_capture_end(Runtime&, bool) {
+  captured_ = true;
+  capture_virtual_ = on();
+}
+
+void VirtualClockService::start(const RankEmulation& rank, Network network, bool sleep_wait) {
+  rank_ = rank;
+  network_ = std::move(network);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
+  shadows_.start(sleep_wait);
+  if (!network_) measured_ = measure_network(shadows_.shadow(MPI_COMM_WORLD));
+  carrying_ = true;
+  on_.store(true, std::memory_order_relaxed);
+}
+
+void VirtualClockService::finish() {
+  if (!carrying_) return;
+  on_.store(false, std::memory_order_relaxed);
+  carrying_ = false;
+  shadows_.finish();
+}
+
+void VirtualClockService::fall_back() {
+  if (!on_.exchange(false)) return;
+  fallback_offset_ = clock_.now() - PMPI_Wtime();
+  std::fprintf(stderr,
+               "mheta interpose (rank %d): threads call MPI concurrently, so the virtual clock cannot order this "
+               "rank's events; it runs on the wall clock from here on (MPI_Wtime and the profile's times are wall "
+               "times)\n",
+               world_rank_);
+}
+
+double VirtualClockService::compute(double cpu_s) { return on() ? clock_.advance_compute(cpu_s, rank_.cpu_factor) : 0; }
+
+double VirtualClockService::io(double wall_s, double queued_s) {
+  return on() ? clock_.advance_io(wall_s, queued_s, rank_.io_factor) : 0;
+}
+
+void VirtualClockService::wait_until(double t) {
+  if (on()) clock_.wait_until(t);
+}
+
+Link VirtualClockService::link(MPI_Comm comm, int from, int to) const {
+  if (!network_) return measured_;
+  const std::vector<int>* members = shadows_.members(comm);
+  const auto world = [&](int r) {
+    return members != nullptr && r >= 0 && r < static_cast<int>(members->size()) ? (*members)[static_cast<std::size_t>(r)]
+                                                                                 : r;
+  };
+  return network_(world(from), world(to));
+}
+
+// A collective runs at the pace of its slowest pair of members.
+// Worked out once per communicator (P^2 links).
+Link VirtualClockService::collective_link(MPI_Comm comm) const {
+  if (!network_) return measured_;
+  {
+    std::lock_guard lock(files_mutex_);
+    const auto known = collective_links_.find(comm);
+    if (known != collective_links_.end()) return known->second;
+  }
+  const std::vector<int>* members = shadows_.members(comm);
+  if (members == nullptr || members->size() < 2) return measured_;
+  Link worst = network_((*members)[0], (*members)[1]);
+  for (int a : *members) {
+    for (int b : *members) {
+      if (a != b) worst = slowest(worst, network_(a, b));
+    }
+  }
+  std::lock_guard lock(files_mutex_);
+  collective_links_[comm] = worst;
+  return worst;
+}
+
+void VirtualClockService::send_posted(MPI_Comm comm, int dest, int tag) {
+  if (carrying_) shadows_.post_send_time(comm, dest, tag, clock_.now());
+}
+
+void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at) {
+  if (!on() || dest == MPI_PROC_NULL) return;
+  int me = 0;
+  PMPI_Comm_rank(comm, &me);
+  clock_.wait_until(posted_at + injection_time(link(comm, me, dest), bytes));
+}
+
+void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status) {
+  if (!carrying_ || status.MPI_SOURCE < 0) return;
+  const std::optional<double> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
+  if (!sent || !on()) return;
+  int bytes = 0;
+  PMPI_Get_count(&status, MPI_BYTE, &bytes);
+  int me = 0;
+  PMPI_Comm_rank(comm, &me);
+  const Link l = link(comm, status.MPI_SOURCE, me);
+  clock_.wait_until(message_arrival(*sent, l, bytes == MPI_UNDEFINED ? 0 : bytes));
+}
+
+std::shared_ptr<EntryExchange> VirtualClockService::collective_posted(MPI_Comm comm) {
+  if (!carrying_) return nullptr;
+  return shadows_.post_entry(comm, clock_.now());
+}
+
+void VirtualClockService::collective_completed(EntryExchange* exchange, MPI_Comm comm, model::Collective op,
+                                               double bytes) {
+  if (exchange == nullptr) return;
+  const double latest = shadows_.latest_entry(*exchange);
+  if (!on()) return;
+  int ranks = 1;
+  PMPI_Comm_size(comm, &ranks);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) {
+    int remote = 0;
+    PMPI_Comm_remote_size(comm, &remote);
+    ranks += remote;
+  }
+  clock_.wait_until(latest + collective_cost(op, ranks, bytes, collective_link(comm)));
+}
+
+void VirtualClockService::synchronize(MPI_Comm comm) {
+  if (!carrying_ || comm == MPI_COMM_NULL) return;
+  if (auto exchange = shadows_.post_entry(comm, clock_.now())) {
+    collective_completed(exchange.get(), comm, model::Collective::barrier, 0);
+  }
+}
+
+void VirtualClockService::file_opened(MPI_File fh, MPI_Comm comm) {
+  if (!carrying_) return;
+  std::lock_guard lock(files_mutex_);
+  file_comms_[fh] = comm;
+}
+
+void VirtualClockService::file_closed(MPI_File fh) {
+  std::lock_guard lock(files_mutex_);
+  file_comms_.erase(fh);
+}
+
+MPI_Comm VirtualClockService::file_comm(MPI_File fh) const {
+  std::lock_guard lock(files_mutex_);
+  const auto it = file_comms_.find(fh);
+  return it == file_comms_.end() ? MPI_COMM_NULL : it->second;
+}
+
+void VirtualClockService::communicator_created(MPI_Comm comm) {
+  if (!carrying_ || comm == MPI_COMM_NULL) return;
+  // The creation synchronizes the new communicator's members like a barrier.
+  shadows_.add(comm);
+  synchronize(comm);
+}
+
+void VirtualClockService::communicator_freed(MPI_Comm comm) {
+  if (!carrying_) return;
+  shadows_.remove(comm);
+  std::lock_guard lock(files_mutex_);
+  collective_links_.erase(comm);
+}
+
+}  // namespace mheta::interpose

@@ -1,0 +1,125 @@
+#pragma once
+// The virtual clock of an emulated run (MHETA_CLOCK=virtual, the default
+// when emulating; docs/emulation.md, "Virtual time"). Each rank's time
+// advances by its compute (CPU time x CPU factor), its I/O (measured I/O
+// time x I/O factor), and waits on messages and collectives timed on the
+// emulated network; MPI_Wtime returns it. Nothing is slept to stretch time,
+// so a run is as fast as the machine allows and its times do not depend on
+// how ranks sharing cores were scheduled.
+//
+// A service of the runtime (service.hpp) in place of emulation by sleeping:
+// it gives compute and I/O their emulated durations, and MPI_Wtime its
+// time. The category handlers (dispatch.cpp) also call it at the points
+// below, through Runtime::clock(); every such call is a no-op while the
+// clock is off (wall clock, or after falling back).
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "interpose/emulation_config.hpp"
+#include "interpose/service.hpp"
+#include "interpose/shadow_comms.hpp"
+#include "interpose/virtual_time.hpp"
+#include "model/collective.hpp"
+
+namespace mheta::interpose {
+
+class VirtualClockService final : public Service {
+ public:
+  // A link of the emulated network between two ranks of MPI_COMM_WORLD.
+  using Network = std::function<Link(int from, int to)>;
+
+  // The service's hooks.
+  const char* name() const override { return "virtual-clock"; }
+  void on_start(Runtime& rt) override;
+  void on_finish(Runtime&) override { finish(); }
+  bool keeps_engaged(const Runtime&) const override { return true; }
+  bool measures_cpu() const override { return true; }
+  void before_call(Runtime&, Fn, ComputeSection& section) override;
+  void value_compute(Runtime&, ComputeSection& section) override;
+  void time_file_io(Runtime&, FileTiming& timing) override;
+  double file_io_factor() const override { return rank_.io_factor; }
+  void on_wtime(Runtime& rt, double& seconds) override;
+  // What the clock did after the call (a send time received, the other
+  // ranks' entries waited for) is no compute of the program either.
+  void after_call(Runtime& rt, Fn) override;
+  void on_capture_end(Runtime&, bool) override;
+  // Whether the captured iteration (or, before one, the times so far) was
+  // timed by the virtual clock: the profile's `clock`.
+  bool timed_capture() const { return captured_ ? capture_virtual_ : on(); }
+
+  // MPI_Init has returned (every rank calls it: collective). Without a
+  // network, the machine's own is measured (network_probe.hpp).
+  void start(const RankEmulation& rank, Network network, bool sleep_wait);
+  // Before MPI_Finalize.
+  void finish();
+  // Threads call MPI concurrently: the clock cannot order their events. Says
+  // so once; from here on the rank runs on the wall clock (the times keep
+  // travelling, so the other ranks are not held up).
+  void fall_back();
+
+  bool on() const { return on_.load(std::memory_order_relaxed); }
+  // Whether times travel with messages and collectives (also after falling back).
+  bool carrying() const { return carrying_; }
+  double now() const { return clock_.now(); }
+
+  // Compute since the previous MPI call: returns its virtual duration.
+  double compute(double cpu_s);
+  // A blocking MPI-IO call: returns its virtual duration.
+  double io(double wall_s, double queued_s);
+  double io_factor() const { return rank_.io_factor; }
+  // An emulated disk's non-blocking request completes at `t`.
+  void wait_until(double t);
+
+  // Point-to-point. A send's time travels ahead of it; the send completes
+  // once its bytes are on the wire.
+  void send_posted(MPI_Comm comm, int dest, int tag);
+  void send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at);
+  // A message has arrived (its status, as MPI returned it).
+  void received(MPI_Comm comm, const MPI_Status& status);
+
+  // Collectives: the entry time goes out where the collective is posted;
+  // it ends at the latest entry plus its cost (virtual_time.hpp).
+  std::shared_ptr<EntryExchange> collective_posted(MPI_Comm comm);
+  void collective_completed(EntryExchange* exchange, MPI_Comm comm, model::Collective op, double bytes);
+
+  // A blocking collective without a cost of its own on the network (MPI-IO
+  // collectives, before their I/O is timed): the clock moves to the latest
+  // entry plus a barrier's cost. The ranks also meet in real time, so the
+  // I/O timed after it holds no wait for another rank.
+  void synchronize(MPI_Comm comm);
+
+  // Communicators the program creates (collective over the new one) and frees.
+  void communicator_created(MPI_Comm comm);
+  void communicator_freed(MPI_Comm comm);
+  // Files, for the communicator their collective calls are over.
+  void file_opened(MPI_File fh, MPI_Comm comm);
+  void file_closed(MPI_File fh);
+  MPI_Comm file_comm(MPI_File fh) const;
+
+ private:
+  Link link(MPI_Comm comm, int from, int to) const;
+  Link collective_link(MPI_Comm comm) const;
+
+  RankEmulation rank_;
+  Network network_;
+  Link measured_{.latency_s = 0, .bandwidth_Bps = 0};
+  int world_rank_ = 0;
+  VirtualClock clock_;
+  ShadowComms shadows_;
+  mutable std::mutex files_mutex_;  // files and cached links
+  mutable std::unordered_map<MPI_Comm, Link> collective_links_;  // under files_mutex_
+  std::unordered_map<MPI_File, MPI_Comm> file_comms_;
+  std::atomic<bool> on_{false};
+  double fallback_offset_ = 0;
+  bool captured_ = false;
+  bool capture_virtual_ = false;
+  bool carrying_ = false;
+};
+
+}  // namespace mheta::interpose

@@ -1,0 +1,142 @@
+/* Workloads whose time under the virtual clock is known in advance, timed by
+ * the program itself with MPI_Wtime (which returns virtual time when the
+ * clock is on). Rank 0 prints "elapsed_s=<seconds>" and the figure the
+ * check compares it with.
+ *   clock_probe compute MS ITERATIONS  each iteration computes until the
+ *       thread's CPU clock has advanced MS milliseconds, then a barrier;
+ *       prints elapsed_s and cpu_s (rank 0's CPU time in those loops)
+ *   clock_probe io DIRECTORY ITERATIONS  each iteration writes and reads
+ *       back 4 MiB of the rank's own file: I/O and almost nothing else
+ *   clock_probe pingpong ROUND_TRIPS BYTES  ranks 0 and 1 exchange a
+ *       message of BYTES back and forth; prints the mean round trip
+ *   clock_probe mixed ITERATIONS  fixed work, a ring exchange and an
+ *       allreduce per iteration: prints elapsed_s, the same run after run
+ *       under the virtual clock */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { kIoDoubles = 512 * 1024, kRingDoubles = 8192 };
+
+static double cpu_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static volatile double g_sink;
+
+static double compute_for(double seconds) {
+  const double start = cpu_seconds();
+  double x = 1;
+  while (cpu_seconds() - start < seconds) {
+    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+  }
+  g_sink = x;
+  return cpu_seconds() - start;
+}
+
+static void fixed_work(double* v, int n, int it) {
+  for (int r = 0; r < 40; ++r) {
+    for (int i = 0; i < n; ++i) v[i] = 0.5 * v[i] + 0.25 * (double)((i + it + r) % 11);
+  }
+}
+
+static int compute(int rank, double ms, int iterations) {
+  double cpu = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  for (int it = 0; it < iterations; ++it) {
+    cpu += compute_for(ms * 1e-3);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  const double elapsed = MPI_Wtime() - start;
+  if (rank == 0) printf("elapsed_s=%.9f cpu_s=%.9f\n", elapsed, cpu);
+  return 0;
+}
+
+static int io(int rank, const char* dir, int iterations) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/clock_probe.%d.bin", dir, rank);
+  double* block = calloc(kIoDoubles, sizeof(double));
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+  MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);  // the file exists before timing
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  for (int it = 0; it < iterations; ++it) {
+    block[0] = it;
+    MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    MPI_File_read_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  }
+  const double elapsed = MPI_Wtime() - start;
+  MPI_File_close(&fh);
+  free(block);
+  if (rank == 0) printf("elapsed_s=%.9f\n", elapsed);
+  return 0;
+}
+
+static int pingpong(int rank, int round_trips, int bytes) {
+  char* buffer = calloc((size_t)bytes + 1, 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  for (int i = 0; i < round_trips && rank < 2; ++i) {
+    if (rank == 0) {
+      MPI_Send(buffer, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(buffer, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buffer, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buffer, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+    }
+  }
+  const double elapsed = MPI_Wtime() - start;
+  free(buffer);
+  if (rank == 0) printf("elapsed_s=%.9f round_trip_s=%.9f\n", elapsed, elapsed / round_trips);
+  return 0;
+}
+
+static int mixed(int rank, int size, int iterations) {
+  double* v = calloc(kRingDoubles, sizeof(double));
+  double* in = calloc(kRingDoubles, sizeof(double));
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  for (int it = 0; it < iterations; ++it) {
+    fixed_work(v, kRingDoubles, it + rank);
+    MPI_Sendrecv(v, kRingDoubles, MPI_DOUBLE, right, 1, in, kRingDoubles, MPI_DOUBLE, left, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    double local = in[0], global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    v[1] += global * 1e-9;
+  }
+  const double elapsed = MPI_Wtime() - start;
+  free(v);
+  free(in);
+  if (rank == 0) printf("elapsed_s=%.9f\n", elapsed);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* mode = argc > 1 ? argv[1] : "";
+  int status = 2;
+  if (strcmp(mode, "compute") == 0 && argc == 4) {
+    status = compute(rank, atof(argv[2]), atoi(argv[3]));
+  } else if (strcmp(mode, "io") == 0 && argc == 4) {
+    status = io(rank, argv[2], atoi(argv[3]));
+  } else if (strcmp(mode, "pingpong") == 0 && argc == 4 && size >= 2) {
+    status = pingpong(rank, atoi(argv[2]), atoi(argv[3]));
+  } else if (strcmp(mode, "mixed") == 0 && argc == 3) {
+    status = mixed(rank, size, atoi(argv[2]));
+  } else if (rank == 0) {
+    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | pingpong ROUND_TRIPS BYTES "
+                    "(2+ ranks) | mixed ITERATIONS\n");
+  }
+  MPI_Finalize();
+  return status;
+}

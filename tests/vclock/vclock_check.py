@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the virtual clock (docs/emulation.md, "Virtual time"); ctest
+drives them (tests/vclock/CMakeLists.txt). Each subcommand runs real mpiexec
+and exits non-zero with a message when what it checks does not hold.
+
+  unchanged     a program prints the same result lines without the
+                interposer, under `mheta run --clock wall` and under
+                `mheta run --clock virtual` (both emulating HY1)
+  cpu-factor    cpu_factor 2 on every rank doubles a compute-bound run's
+                MPI_Wtime-measured time, and the virtual time is the CPU time
+                times the factor even with more ranks than cores (no dilation)
+  io-factor     io_factor 4 on every rank quadruples an I/O-bound run's time
+  latency       an emulated latency of 50 us shows in a ping-pong's round trip
+  reproducible  the same run twice gives the same virtual time
+
+The timing checks keep generous tolerances (the machine is shared); the
+strict figures are scripts/bench-vclock.sh's.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(cmd, env=None):
+    merged = dict(os.environ)
+    merged.update(env or {})
+    result = subprocess.run(cmd, env=merged, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        fail("%s exited with %d\nstdout:\n%s\nstderr:\n%s" % (" ".join(cmd), result.returncode, result.stdout,
+                                                              result.stderr))
+    return result
+
+
+def under_mheta(args, np, clock, emulate, program, tmp, capture=False):
+    cmd = [args.mheta, "run", "-n", str(np), "--emulate", emulate, "--clock", clock]
+    cmd += ["--profile", os.path.join(tmp, "profile.json")] if capture else ["--capture", "off"]
+    return run(cmd + ["--"] + program)
+
+
+# A network that costs nothing, for the checks of the CPU and disk factors:
+# without a network block the clock uses the machine's own, measured when
+# the program starts, which on a loaded shared machine can be milliseconds
+# a message and would blur the factor being checked.
+FREE_NETWORK = {"latency_us": 0, "bandwidth_MBps": 1e9}
+
+
+def emulation_file(tmp, name, node, network=FREE_NETWORK):
+    """A one-node emulation file (every rank the same node)."""
+    doc = {"format": "mheta-emulation/1", "ranks": [node], "network": network}
+    path = os.path.join(tmp, name + ".json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def figure(stdout, key):
+    match = re.search(r"\b%s=([0-9.eE+-]+)" % key, stdout)
+    if not match:
+        fail("no %s= in the program's output:\n%s" % (key, stdout))
+    return float(match.group(1))
+
+
+def median_elapsed(args, np, emulate, program, tmp, runs=3):
+    """The median over a few runs: one run on a loaded machine may be off."""
+    return statistics.median(figure(under_mheta(args, np, "virtual", emulate, program, tmp).stdout, "elapsed_s")
+                             for _ in range(runs))
+
+
+def within(name, value, target, tolerance):
+    error = abs(value / target - 1)
+    print("%s: %.4g (target %.4g, within %.0f%%: %s)" % (name, value, target, 100 * tolerance,
+                                                         "yes" if error <= tolerance else "no"))
+    if error > tolerance:
+        fail("%s is %.4g, %.1f%% from %.4g (tolerance %.0f%%)" % (name, value, 100 * error, target, 100 * tolerance))
+
+
+def cmd_unchanged(args):
+    for np in args.ranks:
+        with tempfile.TemporaryDirectory() as tmp:
+            program = [a.replace("@TMP@", tmp) for a in args.program]
+            plain = run([args.mpiexec, "-n", str(np)] + program).stdout
+            if not plain.strip():
+                fail("%s printed nothing on %d ranks" % (" ".join(program), np))
+            for clock in ("wall", "virtual"):
+                got = under_mheta(args, np, clock, "HY1", program, tmp, capture=True).stdout
+                if got != plain:
+                    fail("%d ranks, --clock %s: output changed\n--- without the interposer\n%s--- with it\n%s" %
+                         (np, clock, plain, got))
+        print("ok: %d ranks, the same %d result lines without the interposer, --clock wall and --clock virtual" %
+              (np, len(plain.splitlines())))
+
+
+def cmd_cpu_factor(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.probe, "compute", "20", "10"]
+        one = median_elapsed(args, 2, emulation_file(tmp, "cpu1", {"cpu_factor": 1}), program, tmp)
+        two = median_elapsed(args, 2, emulation_file(tmp, "cpu2", {"cpu_factor": 2}), program, tmp)
+        within("cpu_factor 2 / cpu_factor 1 virtual time (medians of 3 runs)", two / one, 2, args.tolerance)
+        # Four ranks on the machine's cores: the virtual time is still the
+        # CPU time times the factor, however the ranks shared the cores.
+        four = under_mheta(args, 4, "virtual", emulation_file(tmp, "cpu2", {"cpu_factor": 2}), program, tmp).stdout
+        within("4 ranks, cpu_factor 2: virtual time / CPU time", figure(four, "elapsed_s") / figure(four, "cpu_s"), 2,
+               args.tolerance)
+
+
+def cmd_io_factor(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.probe, "io", tmp, "20"]
+        one = median_elapsed(args, 2, emulation_file(tmp, "io1", {"io_factor": 1}), program, tmp)
+        four = median_elapsed(args, 2, emulation_file(tmp, "io4", {"io_factor": 4}), program, tmp)
+        within("io_factor 4 / io_factor 1 virtual time (medians of 3 runs)", four / one, 4, args.tolerance)
+
+
+def cmd_latency(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.probe, "pingpong", "2000", "8"]
+        # The same run on a network of no latency and a practically
+        # unlimited bandwidth: the difference is the emulated latency alone.
+        free = emulation_file(tmp, "free", {})
+        slow = emulation_file(tmp, "slow", {}, {"latency_us": 50, "bandwidth_MBps": 1e9})
+        base = figure(under_mheta(args, 2, "virtual", free, program, tmp).stdout, "round_trip_s")
+        late = figure(under_mheta(args, 2, "virtual", slow, program, tmp).stdout, "round_trip_s")
+        within("one-way latency seen by MPI_Wtime (s)", (late - base) / 2, 50e-6, args.tolerance)
+
+
+def cmd_reproducible(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.probe, "mixed", "200"]
+        first = figure(under_mheta(args, 4, "virtual", "HY1", program, tmp).stdout, "elapsed_s")
+        second = figure(under_mheta(args, 4, "virtual", "HY1", program, tmp).stdout, "elapsed_s")
+        within("second run / first run virtual time", second / first, 1, args.tolerance)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "reproducible"])
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--mheta", required=True)
+    parser.add_argument("--probe", help="the clock_probe program")
+    parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--tolerance", type=float, default=0.15)
+    parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch folder)")
+    args = parser.parse_args()
+    {
+        "unchanged": cmd_unchanged,
+        "cpu-factor": cmd_cpu_factor,
+        "io-factor": cmd_io_factor,
+        "latency": cmd_latency,
+        "reproducible": cmd_reproducible,
+    }[args.check](args)
+
+
+if __name__ == "__main__":
+    main()
