@@ -114,7 +114,11 @@ def cmd_unchanged(args):
         profile_path = os.path.join(tmp, "profile.json")
         env = dict(item.split("=", 1) for item in args.env)
         env["MHETA_PROFILE"] = profile_path
-        got = results_of(preloaded(args, args.np, program, env).stdout, args.timing_key)
+        interposed = preloaded(args, args.np, program, env)
+        got = results_of(interposed.stdout, args.timing_key)
+        # Said at most once by each rank, and by at least one.
+        if args.says_once and not 1 <= interposed.stderr.count(args.says_once) <= args.np:
+            fail("expected the ranks to say once each %r, stderr:\n%s" % (args.says_once, interposed.stderr))
         if got != expected:
             fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" % (expected, got))
         if args.no_profile:
@@ -589,6 +593,7 @@ def main():
     parser.add_argument("--probe-cpu-s", type=float, default=0.020, help="emulation: the probe's CPU time per iteration")
     parser.add_argument("--preset", default="HY1", help="virtual-app: the emulation")
     parser.add_argument("--clock", choices=["virtual", "wall"], default="virtual", help="emulation: MHETA_CLOCK")
+    parser.add_argument("--says-once", default="", help="unchanged: text ranks print at most once each on stderr")
     argv = sys.argv[1:]
     program = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
