@@ -35,9 +35,9 @@ with tempfile.TemporaryDirectory(prefix="mheta-layering-") as scratch:
         "model/ok.hpp": '#include "model/other.hpp"\n#include <vector>\n#include <mheta/marks.h>\n',
         "io/down.cpp": '#include "model/gen_block.hpp"\n',
         "io/up.cpp": '#include "advisor/auto_redistribute.hpp"\n',
-        "microbench/main.cpp": '#include <mheta/exit_codes.hpp>\n',
+        "microbench/main.cpp": '#include "cli/command.hpp"\n',
         "search/sibling.cpp": '  #  include "io/local_array.hpp"\n',
-        "tests/io/any.cpp": '#include <mheta/exit_codes.hpp>\n',
+        "tests/io/any.cpp": '#include "cli/command.hpp"\n#include <mheta/exit_codes.hpp>\n',
     }.items():
         path = tree / area
         path.parent.mkdir(parents=True, exist_ok=True)
