@@ -2,7 +2,7 @@
 # README command 1: install what is missing, build, and run mheta's main job
 # on the bundled default: jacobi (out of core, HDF5 local arrays) on 2 ranks
 # of an emulated heterogeneous cluster (examples/demo/two-nodes.json: rank 1
-# has half the CPU speed, a disk twice as slow and 3 MiB of memory).
+# has a quarter of the CPU speed, a disk four times as slow and 3 MiB of memory).
 #   1. capture one iteration, measure the cluster, predict the paper's
 #      spectrum of distributions and search the best (GBS), run each for
 #      real and compare (mheta validate), then write the HTML report;
@@ -46,10 +46,11 @@ grep -h '"result"' "$out/best-run.out" || true
 
 # Blk and the chosen distribution, measured side by side: the median of each
 # run's iterations after the first (the first creates or opens the data).
-python3 - "$out/blk-run.out" "$out/best-run.out" "$(tr -s ' \n' ' ' <"$out/best.txt")" <<'EOF_PY'
+python3 - "$out/blk-run.out" "$out/best-run.out" "$(grep -v '^#' "$out/best.txt" | tr -s ' \n' ' ')" <<'EOF_PY'
 import json, statistics, sys
 def steady(path):
-    seconds = [json.loads(line)["seconds"] for line in open(path) if line.startswith('{"mheta":"iteration"')]
+    lines = [json.loads(line) for line in open(path) if line.startswith("{")]
+    seconds = [l["seconds"] for l in lines if l.get("mheta") == "iteration"]
     return statistics.median(seconds[1:] or seconds)
 blk, best = steady(sys.argv[1]), steady(sys.argv[2])
 print("== measured per iteration: Blk %.1f ms, chosen [%s] %.1f ms: %.2fx as fast" %
