@@ -32,7 +32,11 @@ enum class Category {
   file_iwrite,
   file_sync,
   probe,
+  mprobe,             // a matched probe: the message's time is taken where it is matched
+  mrecv,              // the receive of a matched message (its time already taken)
+  collective_init,    // a persistent collective: its entry goes out at each start
   comm_create,
+  comm_icreate,       // a non-blocking communicator creation: its shadow is made alongside
   comm_free,
 };
 
@@ -75,6 +79,7 @@ struct CallInfo {
   const char* filename = nullptr;
   MPI_File* fh_out = nullptr;
   MPI_Comm* newcomm = nullptr;  // communicator creation: the new one; MPI_Comm_free: the one freed
+  MPI_Message* message = nullptr;  // matched probes
   MPI_File fh = MPI_FILE_NULL;
   MPI_Offset offset = 0;
   void* buf = nullptr;

@@ -46,6 +46,13 @@ model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, 
   return op;
 }
 
+bool alltoallv(Fn fn) {
+#if MPI_VERSION >= 4
+  if (fn == Fn::Alltoallv_init) return true;
+#endif
+  return fn == Fn::Alltoallv;
+}
+
 // What one rank contributes to a collective (docs/interpose.md).
 std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   if (c.counts == nullptr) return type_bytes(c.count, c.type);
@@ -53,7 +60,7 @@ std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   int size = 1;
   PMPI_Comm_rank(c.comm, &rank);
   PMPI_Comm_size(c.comm, &size);
-  if (fn != Fn::Alltoallv) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
+  if (!alltoallv(fn)) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
   std::int64_t total = 0;
   for (int i = 0; i < size; ++i) total += c.counts[i];
   return type_bytes(total, c.type);
@@ -84,10 +91,15 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   const bool between = rt.following() && c.peer >= 0 && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   const double posted = clock.now();
-  clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
+  const bool synchronous = fn == Fn::Ssend;
+  clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of the message
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
-  if (rc == MPI_SUCCESS) clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
+  if (rc == MPI_SUCCESS && synchronous) {
+    clock.synchronous_send_completed(c.comm, c.peer, c.tag, type_bytes(c.count, c.type), posted);
+  } else if (rc == MPI_SUCCESS) {
+    clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
+  }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
@@ -99,9 +111,10 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   MPI_Status local{};
   const bool between = rt.following() && between_ranks(c.comm);
   if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const double posted = rt.clock().now();
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
-  if (rc == MPI_SUCCESS) rt.clock().received(c.comm, *c.status);
+  if (rc == MPI_SUCCESS) rt.clock().received(c.comm, *c.status, posted);
   if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
@@ -121,7 +134,7 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   rt.leave();
   if (rc == MPI_SUCCESS) {
     clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
-    clock.received(c.comm, *c.status);
+    clock.received(c.comm, *c.status, posted);
   }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
@@ -141,7 +154,8 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   VirtualClockService& clock = rt.clock();
   const bool timed = clock.carrying() && c.peer != MPI_PROC_NULL;
   const double posted = clock.now();
-  if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
+  const bool synchronous = fn == Fn::Issend || fn == Fn::Ssend_init;
+  if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of it
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL) return rc;
@@ -150,12 +164,13 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   std::lock_guard lock(rt.mutex());
   const std::int64_t bytes = type_bytes(c.count, c.type);
   PendingRequest pending{.comm = c.comm, .peer = c.peer, .tag = c.tag, .bytes = bytes, .io = {}, .between = between};
+  pending.posted_at = posted;
+  pending.synchronous = synchronous;
   switch (category) {
     case Category::isend:  // recorded where it is posted
       if (between) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
       if (timed) {
         pending.kind = Kind::send;
-        pending.posted_at = posted;
         rt.requests().add(*c.request, pending);
       }
       break;
@@ -180,13 +195,16 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
 int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   if (clock.carrying()) {
-    // The send times go ahead of the messages the starts post.
+    // The send times go ahead of the messages the starts post, the entry
+    // times of collectives where they start.
     std::lock_guard lock(rt.mutex());
     for (int i = 0; i < c.nreq; ++i) {
       PendingRequest* p = rt.requests().oldest(c.requests[i]);
-      if (p == nullptr || !p->persistent || p->kind != Kind::send) continue;
+      if (p == nullptr || !p->persistent) continue;
       p->posted_at = clock.now();
-      clock.send_posted(p->comm, p->peer, p->tag);
+      p->active = true;
+      if (p->kind == Kind::send) clock.send_posted(p->comm, p->peer, p->tag, p->synchronous);
+      if (p->kind == Kind::collective) p->exchange = clock.collective_posted(p->comm);
     }
   }
   const int rc = call();
@@ -195,7 +213,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   for (int i = 0; i < c.nreq; ++i) {
     PendingRequest* found = rt.requests().oldest(c.requests[i]);
-    if (found == nullptr || !found->persistent) continue;
+    if (found == nullptr || !found->persistent || found->kind == Kind::collective) continue;
     PendingRequest& p = *found;
     p.active = true;
     if (!p.between) continue;
@@ -244,6 +262,11 @@ struct ClockCompletion {
   std::shared_ptr<EntryExchange> exchange{};
   model::Collective collective{};
   double bytes = 0;
+  double posted_at = 0;  // recv: the receive's post; send: the synchronous send's
+  int peer = MPI_PROC_NULL;  // synchronous send
+  int tag = 0;
+  MPI_Comm newcomm = MPI_COMM_NULL;  // comm_create
+  std::shared_ptr<PendingShadows> shadows{};
 };
 thread_local std::vector<ClockCompletion> t_clock_completions;
 
@@ -252,11 +275,12 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
   PendingRequest* found = rt.requests().oldest(request);
   if (found == nullptr) return;
   PendingRequest& p = *found;
+  if (p.persistent && !p.active) return;  // an inactive persistent request: nothing completed
   VirtualClockService& clock = rt.clock();
   switch (p.kind) {
     case Kind::recv:
       if (clock.carrying() && status != MPI_STATUS_IGNORE) {
-        t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = *status});
+        t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = *status, .posted_at = p.posted_at});
       }
       if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
         const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
@@ -268,7 +292,23 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       }
       break;
     case Kind::send:
-      clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
+      if (p.synchronous) {  // waits for the receive's answer: after the mutex
+        t_clock_completions.push_back({.kind = Kind::send,
+                                       .comm = p.comm,
+                                       .bytes = static_cast<double>(p.bytes),
+                                       .posted_at = p.posted_at,
+                                       .peer = p.peer,
+                                       .tag = p.tag});
+      } else {
+        clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
+      }
+      break;
+    case Kind::comm_create:
+      t_clock_completions.push_back({.kind = Kind::comm_create,
+                                     .comm = p.comm,
+                                     .exchange = p.exchange,
+                                     .newcomm = *p.newcomm,
+                                     .shadows = p.shadows});
       break;
     case Kind::collective:
       t_clock_completions.push_back({.kind = Kind::collective,
@@ -354,10 +394,21 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   complete_all(rt, fn, c, n, delay);
   VirtualClockService& clock = rt.clock();
   for (ClockCompletion& done : t_clock_completions) {
-    if (done.kind == Kind::recv) {
-      clock.received(done.comm, done.status);
-    } else {
-      clock.collective_completed(done.exchange.get(), done.comm, done.collective, done.bytes);
+    switch (done.kind) {
+      case Kind::recv:
+        clock.received(done.comm, done.status, done.posted_at);
+        break;
+      case Kind::send:
+        clock.synchronous_send_completed(done.comm, done.peer, done.tag, static_cast<std::int64_t>(done.bytes),
+                                         done.posted_at);
+        break;
+      case Kind::comm_create:  // the new members meet like a barrier
+        if (done.shadows) clock.duplicate_completed(done.newcomm, *done.shadows);
+        clock.collective_completed(done.exchange.get(), done.comm, model::Collective::barrier, 0);
+        break;
+      default:
+        clock.collective_completed(done.exchange.get(), done.comm, done.collective, done.bytes);
+        break;
     }
   }
   // Under the virtual clock a late completion is a time, not a sleep.
@@ -393,7 +444,7 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
 // (virtual_time.hpp): what one rank contributes, per peer for alltoall(v).
 double clock_bytes(Fn fn, const CallInfo& c) {
   const double bytes = static_cast<double>(collective_bytes(fn, c));
-  if (fn != Fn::Alltoallv) return bytes;
+  if (!alltoallv(fn)) return bytes;
   int size = 1;
   PMPI_Comm_size(c.comm, &size);
   return bytes / size;
@@ -644,6 +695,62 @@ int handle_comm_create(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// A matched probe (MPI_Mprobe, MPI_Improbe) takes the message's send time:
+// the receive of the matched message (MPI_Mrecv, MPI_Imrecv) cannot be told
+// from the status, and the message has arrived when the probe finds it.
+int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  MPI_Status local{};
+  if (rt.clock().carrying() && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const double posted = rt.clock().now();
+  int found = 1;
+  int rc = MPI_SUCCESS;
+  if (fn == Fn::Mprobe && rt.settings().wait == WaitMode::sleep) {
+    rc = poll_with_sleeps([&](int* done) { return PMPI_Improbe(c.peer, c.tag, c.comm, done, c.message, c.status); });
+  } else {
+    rc = call();
+    if (c.flag != nullptr) found = *c.flag;
+  }
+  rt.leave();
+  if (rc == MPI_SUCCESS && found) rt.clock().received(c.comm, *c.status, posted);
+  return rc;
+}
+
+// A persistent collective: each MPI_Start posts its entry time.
+int handle_collective_init(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (rc != MPI_SUCCESS || !rt.clock().carrying()) return rc;
+  std::lock_guard lock(rt.mutex());
+  PendingRequest pending{.kind = Kind::collective,
+                         .comm = c.comm,
+                         .bytes = static_cast<std::int64_t>(clock_bytes(fn, c)),
+                         .io = {},
+                         .collective = c.collective};
+  pending.persistent = true;
+  pending.active = false;
+  rt.requests().add(*c.request, pending);
+  return rc;
+}
+
+// MPI_Comm_idup: the shadows are duplicated alongside the program's
+// duplicate, the entry time posted like a collective's; both complete with
+// the program's request.
+int handle_comm_icreate(Runtime& rt, CallInfo& c, CallRef call) {
+  VirtualClockService& clock = rt.clock();
+  std::shared_ptr<EntryExchange> entry = clock.collective_posted(c.comm);
+  const int rc = call();
+  std::shared_ptr<PendingShadows> shadows = rc == MPI_SUCCESS ? clock.duplicate_posted(c.comm) : nullptr;
+  rt.leave();
+  if (rc != MPI_SUCCESS || !entry) return rc;
+  std::lock_guard lock(rt.mutex());
+  PendingRequest pending{.kind = Kind::comm_create, .comm = c.comm, .io = {}};
+  pending.exchange = std::move(entry);
+  pending.newcomm = c.newcomm;
+  pending.shadows = std::move(shadows);
+  rt.requests().add(*c.request, pending);
+  return rc;
+}
+
 int handle_comm_free(Runtime& rt, CallInfo& c, CallRef call) {
   rt.clock().communicator_freed(*c.newcomm);
   const int rc = call();
@@ -688,7 +795,14 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::file_sync:
       return handle_file_sync(rt, fn, c, call);
     case Category::probe:
+    case Category::mrecv:  // never compute; the message's time was taken by its probe
       return handle_probe(rt, fn, c, call);
+    case Category::mprobe:
+      return handle_mprobe(rt, fn, c, call);
+    case Category::collective_init:
+      return handle_collective_init(rt, fn, c, call);
+    case Category::comm_icreate:
+      return handle_comm_icreate(rt, c, call);
     case Category::comm_create:
       return handle_comm_create(rt, c, call);
     case Category::comm_free:

@@ -15,7 +15,7 @@ namespace mheta::interpose {
 
 // A request the interposer follows until it completes.
 struct PendingRequest {
-  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective };
+  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective, comm_create };
   Kind kind = Kind::recv;
   bool persistent = false;
   bool active = true;  // persistent requests: started and not yet completed
@@ -31,10 +31,13 @@ struct PendingRequest {
   bool write = false;           // file: a write
   bool between = true;          // recv: a message between ranks, recorded while capturing
   // The virtual clock (virtual_clock.hpp).
-  double posted_at = 0;                     // send: virtual time of the post; file: of the issue
+  double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue
+  bool synchronous = false;                 // send: Issend, Ssend_init (answered by the receive)
   double queued_at_issue = 0;               // file: the thread's run-queue time at the issue
   model::Collective collective{};           // collective: which
-  std::shared_ptr<EntryExchange> exchange{};  // collective: its entry times
+  std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times
+  MPI_Comm* newcomm = nullptr;                  // comm_create: where MPI writes the new communicator
+  std::shared_ptr<PendingShadows> shadows{};    // comm_create: its shadows, duplicated alongside
 };
 
 // MPI may hand out a handle again as soon as the request it named completes.

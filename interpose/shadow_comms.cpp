@@ -46,13 +46,16 @@ void ShadowComms::finish() {
   std::lock_guard lock(mutex_);
   // Times nobody received (a message the program never received) must not
   // keep MPI_Finalize waiting: what has not completed is let go.
-  for (SendTime& s : in_flight_) {
+  for (InFlight& s : in_flight_) {
     int done = 0;
     PMPI_Test(&s.request, &done, MPI_STATUS_IGNORE);
     if (!done) PMPI_Request_free(&s.request);
   }
   in_flight_.clear();
-  for (auto& [comm, shadow] : shadows_) PMPI_Comm_free(&shadow.comm);
+  for (auto& [comm, shadow] : shadows_) {
+    PMPI_Comm_free(&shadow.comm);
+    PMPI_Comm_free(&shadow.acks);
+  }
   shadows_.clear();
 }
 
@@ -60,6 +63,10 @@ void ShadowComms::add(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return;
   Shadow s;
   if (PMPI_Comm_dup(comm, &s.comm) != MPI_SUCCESS) return;
+  if (PMPI_Comm_dup(comm, &s.acks) != MPI_SUCCESS) {
+    PMPI_Comm_free(&s.comm);
+    return;
+  }
   s.world_ranks = world_ranks_of(comm);
   std::lock_guard lock(mutex_);
   shadows_[comm] = std::move(s);
@@ -70,7 +77,28 @@ void ShadowComms::remove(MPI_Comm comm) {
   const auto it = shadows_.find(comm);
   if (it == shadows_.end()) return;
   PMPI_Comm_free(&it->second.comm);
+  PMPI_Comm_free(&it->second.acks);
   shadows_.erase(it);
+}
+
+std::unique_ptr<PendingShadows> ShadowComms::post_duplicate(MPI_Comm comm) {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  if (it == shadows_.end()) return nullptr;
+  auto pending = std::make_unique<PendingShadows>();
+  pending->world_ranks = it->second.world_ranks;  // a duplicate has the same group
+  PMPI_Comm_idup(it->second.comm, &pending->comm, &pending->requests[0]);
+  PMPI_Comm_idup(it->second.acks, &pending->acks, &pending->requests[1]);
+  return pending;
+}
+
+void ShadowComms::adopt(MPI_Comm comm, PendingShadows& pending) {
+  for (MPI_Request& request : pending.requests) {
+    if (request != MPI_REQUEST_NULL) wait(&request);
+  }
+  if (comm == MPI_COMM_NULL) return;
+  std::lock_guard lock(mutex_);
+  shadows_[comm] = Shadow{.comm = pending.comm, .acks = pending.acks, .world_ranks = std::move(pending.world_ranks)};
 }
 
 MPI_Comm ShadowComms::shadow(MPI_Comm comm) const {
@@ -94,15 +122,30 @@ void ShadowComms::complete_finished_sends() {
   }
 }
 
-void ShadowComms::post_send_time(MPI_Comm comm, int dest, int tag, double sent) {
-  if (dest == MPI_PROC_NULL) return;
-  const MPI_Comm s = shadow(comm);
-  if (s == MPI_COMM_NULL) return;
+void ShadowComms::post(MPI_Comm shadow, int dest, int tag, const double (&value)[2]) {
   std::lock_guard lock(mutex_);
   complete_finished_sends();
-  SendTime& time = in_flight_.emplace_back();
-  time.value = sent;
-  PMPI_Isend(&time.value, 1, MPI_DOUBLE, dest, tag, s, &time.request);
+  InFlight& time = in_flight_.emplace_back();
+  time.value[0] = value[0];
+  time.value[1] = value[1];
+  PMPI_Isend(time.value, 2, MPI_DOUBLE, dest, tag, shadow, &time.request);
+}
+
+void ShadowComms::post_send_time(MPI_Comm comm, int dest, int tag, SendTime sent) {
+  if (dest == MPI_PROC_NULL) return;
+  const MPI_Comm s = shadow(comm);
+  if (s != MPI_COMM_NULL) post(s, dest, tag, {sent.sent, sent.synchronous});
+}
+
+void ShadowComms::post_answer(MPI_Comm comm, int source, int tag, double receive_posted) {
+  if (source < 0) return;
+  MPI_Comm acks = MPI_COMM_NULL;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = shadows_.find(comm);
+    if (it != shadows_.end()) acks = it->second.acks;
+  }
+  if (acks != MPI_COMM_NULL) post(acks, source, tag, {receive_posted, 0});
 }
 
 int ShadowComms::wait(MPI_Request* request) {
@@ -110,37 +153,51 @@ int ShadowComms::wait(MPI_Request* request) {
   return poll_with_sleeps([&](int* done) { return PMPI_Test(request, done, MPI_STATUS_IGNORE); });
 }
 
-std::optional<double> ShadowComms::take_send_time(MPI_Comm comm, int source, int tag) {
-  if (source < 0) return std::nullopt;  // MPI_PROC_NULL, a cancelled or generalized request
-  const MPI_Comm s = shadow(comm);
-  if (s == MPI_COMM_NULL) return std::nullopt;
+bool ShadowComms::arrives(MPI_Comm shadow, int source, int tag, const char* what) {
   // The time is almost always there already; the probe only keeps a message
   // sent without one from blocking the receiver for ever.
   const double start = now_s();
   int there = 0;
   double pause = 1e-6;
   for (int tries = 0;; ++tries) {
-    PMPI_Iprobe(source, tag, s, &there, MPI_STATUS_IGNORE);
+    PMPI_Iprobe(source, tag, shadow, &there, MPI_STATUS_IGNORE);
     if (there || now_s() - start > kMissingAfter) break;
     if (tries >= kSpinTries) {
       sleep_s(pause);
       pause = std::min(pause * 2, 1e-3);
     }
   }
-  if (!there) {
-    std::lock_guard lock(mutex_);
-    if (!warned_missing_) {
-      warned_missing_ = true;
-      std::fprintf(stderr,
-                   "mheta interpose: a message from rank %d (tag %d) came without its virtual send time (sent by a "
-                   "call the interposer does not follow); the virtual clock takes it as arrived when received\n",
-                   source, tag);
-    }
-    return std::nullopt;
+  if (there) return true;
+  std::lock_guard lock(mutex_);
+  if (!warned_missing_) {
+    warned_missing_ = true;
+    std::fprintf(stderr, "mheta interpose: %s rank %d (tag %d) came without its virtual time (%s); %s\n",
+                 what, source, tag, "a call the interposer does not follow", "the virtual clock goes on without it");
   }
-  double sent = 0;
-  PMPI_Recv(&sent, 1, MPI_DOUBLE, source, tag, s, MPI_STATUS_IGNORE);
-  return sent;
+  return false;
+}
+
+std::optional<SendTime> ShadowComms::take_send_time(MPI_Comm comm, int source, int tag) {
+  if (source < 0) return std::nullopt;  // MPI_PROC_NULL, a cancelled or generalized request
+  const MPI_Comm s = shadow(comm);
+  if (s == MPI_COMM_NULL || !arrives(s, source, tag, "a message from")) return std::nullopt;
+  double time[2] = {0, 0};
+  PMPI_Recv(time, 2, MPI_DOUBLE, source, tag, s, MPI_STATUS_IGNORE);
+  return SendTime{.sent = time[0], .synchronous = time[1]};
+}
+
+std::optional<double> ShadowComms::take_answer(MPI_Comm comm, int dest, int tag) {
+  if (dest < 0) return std::nullopt;
+  MPI_Comm acks = MPI_COMM_NULL;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = shadows_.find(comm);
+    if (it != shadows_.end()) acks = it->second.acks;
+  }
+  if (acks == MPI_COMM_NULL || !arrives(acks, dest, tag, "the answer to a synchronous send, from")) return std::nullopt;
+  double time[2] = {0, 0};
+  PMPI_Recv(time, 2, MPI_DOUBLE, dest, tag, acks, MPI_STATUS_IGNORE);
+  return time[0];
 }
 
 std::unique_ptr<EntryExchange> ShadowComms::post_entry(MPI_Comm comm, double entry) {

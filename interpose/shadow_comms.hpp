@@ -11,8 +11,12 @@
 //   status's source and tag once the data has arrived (probes take nothing);
 // - collectives carry their entry times in an allreduce(MAX) on the shadow,
 //   posted where the collective is.
-// Times are sent non-blocking (8 bytes go eagerly), so no rank ever waits on
-// a time that is not already on its way.
+// - a synchronous send's time says so; the receiver answers with the
+//   virtual time its receive was posted, on a second duplicate (the
+//   shadow's `acks`, so that answers never match times), and the send
+//   completes no earlier than that answer's arrival (a rendezvous).
+// Times are sent non-blocking (a few bytes go eagerly), so no rank ever
+// waits on a time that is not already on its way.
 #include <mpi.h>
 
 #include <cstdint>
@@ -34,6 +38,23 @@ struct EntryExchange {
   double latest = 0;
 };
 
+// What travels ahead of a message: its sender's virtual send time, and
+// whether the send is synchronous (an answer is awaited).
+struct SendTime {
+  double sent = 0;
+  double synchronous = 0;  // 1: answer with the receive's post time
+};
+
+// The shadows of a communicator being duplicated without blocking
+// (MPI_Comm_idup): duplicated alongside, adopted where the program's request
+// completes.
+struct PendingShadows {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm acks = MPI_COMM_NULL;
+  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  std::vector<int> world_ranks;
+};
+
 class ShadowComms {
  public:
   // MPI_Init has returned: shadows of MPI_COMM_WORLD and MPI_COMM_SELF.
@@ -46,6 +67,14 @@ class ShadowComms {
   void add(MPI_Comm comm);
   // Before MPI_Comm_free(comm).
   void remove(MPI_Comm comm);
+  // MPI_Comm_idup(comm, ...) has been posted on every member: the shadows of
+  // the new communicator are duplicated from those of `comm`, without
+  // blocking (nothing for a communicator without a shadow).
+  std::unique_ptr<PendingShadows> post_duplicate(MPI_Comm comm);
+  // The program's duplicate `comm` is complete: its shadows are taken (they
+  // complete without waiting on anything more of the program: every member
+  // posted them in the call that posted its own duplicate).
+  void adopt(MPI_Comm comm, PendingShadows& pending);
 
   // The shadow of `comm`, MPI_COMM_NULL when the program's communicator was
   // not created through an intercepted call (its messages carry no times).
@@ -56,11 +85,18 @@ class ShadowComms {
 
   // Sender: posts `sent` for the message to `dest` with `tag` on `comm`,
   // before the message itself.
-  void post_send_time(MPI_Comm comm, int dest, int tag, double sent);
+  void post_send_time(MPI_Comm comm, int dest, int tag, SendTime sent);
   // Receiver: the send time of the message that has just arrived from
   // `source` with `tag` on `comm`; nothing when none comes (a message sent
   // by a call the interposer does not see) within a bound, said once.
-  std::optional<double> take_send_time(MPI_Comm comm, int source, int tag);
+  std::optional<SendTime> take_send_time(MPI_Comm comm, int source, int tag);
+  // Receiver of a synchronous send: answers with the virtual time its
+  // receive was posted.
+  void post_answer(MPI_Comm comm, int source, int tag, double receive_posted);
+  // Synchronous sender: the answer of `dest` to the message sent with `tag`
+  // (nothing within a bound: the receive was completed by a call the
+  // interposer does not follow, said once).
+  std::optional<double> take_answer(MPI_Comm comm, int dest, int tag);
 
   // Collectives: posts this rank's entry time on the shadow of `comm`.
   // Every member posts it at the same point of the program. Returns nothing
@@ -73,18 +109,23 @@ class ShadowComms {
  private:
   struct Shadow {
     MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm acks = MPI_COMM_NULL;  // answers to synchronous sends
     std::vector<int> world_ranks;
   };
-  struct SendTime {
-    double value = 0;
+  struct InFlight {
+    double value[2] = {0, 0};
     MPI_Request request = MPI_REQUEST_NULL;
   };
+  void post(MPI_Comm shadow, int dest, int tag, const double (&value)[2]);
+  // Whether a time from `source` with `tag` is there on `shadow`, within a
+  // bound; says once when not.
+  bool arrives(MPI_Comm shadow, int source, int tag, const char* what);
   void complete_finished_sends();
   int wait(MPI_Request* request);
 
   mutable std::mutex mutex_;
   std::unordered_map<MPI_Comm, Shadow> shadows_;
-  std::deque<SendTime> in_flight_;  // deque: elements never move, MPI reads their value
+  std::deque<InFlight> in_flight_;  // deque: elements never move, MPI reads their value
   bool sleep_wait_ = false;
   bool warned_missing_ = false;
 };

@@ -122,8 +122,19 @@ Link VirtualClockService::collective_link(MPI_Comm comm) const {
   return worst;
 }
 
-void VirtualClockService::send_posted(MPI_Comm comm, int dest, int tag) {
-  if (carrying_) shadows_.post_send_time(comm, dest, tag, clock_.now());
+void VirtualClockService::send_posted(MPI_Comm comm, int dest, int tag, bool synchronous) {
+  if (carrying_) shadows_.post_send_time(comm, dest, tag, {.sent = clock_.now(), .synchronous = synchronous ? 1.0 : 0.0});
+}
+
+void VirtualClockService::synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes,
+                                                     double posted_at) {
+  if (!carrying_ || dest == MPI_PROC_NULL) return;
+  const std::optional<double> receive_posted = shadows_.take_answer(comm, dest, tag);
+  send_completed(comm, dest, bytes, posted_at);
+  if (!receive_posted || !on()) return;
+  int me = 0;
+  PMPI_Comm_rank(comm, &me);
+  clock_.wait_until(*receive_posted + link(comm, dest, me).latency_s);
 }
 
 void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at) {
@@ -133,16 +144,17 @@ void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t b
   clock_.wait_until(posted_at + injection_time(link(comm, me, dest), bytes));
 }
 
-void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status) {
+void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status, double receive_posted) {
   if (!carrying_ || status.MPI_SOURCE < 0) return;
-  const std::optional<double> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
+  const std::optional<SendTime> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
+  if (sent && sent->synchronous != 0) shadows_.post_answer(comm, status.MPI_SOURCE, status.MPI_TAG, receive_posted);
   if (!sent || !on()) return;
   int bytes = 0;
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
   int me = 0;
   PMPI_Comm_rank(comm, &me);
   const Link l = link(comm, status.MPI_SOURCE, me);
-  clock_.wait_until(message_arrival(*sent, l, bytes == MPI_UNDEFINED ? 0 : bytes));
+  clock_.wait_until(message_arrival(sent->sent, l, bytes == MPI_UNDEFINED ? 0 : bytes));
 }
 
 std::shared_ptr<EntryExchange> VirtualClockService::collective_posted(MPI_Comm comm) {
@@ -196,6 +208,15 @@ void VirtualClockService::communicator_created(MPI_Comm comm) {
   // The creation synchronizes the new communicator's members like a barrier.
   shadows_.add(comm);
   synchronize(comm);
+}
+
+std::shared_ptr<PendingShadows> VirtualClockService::duplicate_posted(MPI_Comm comm) {
+  if (!carrying_) return nullptr;
+  return shadows_.post_duplicate(comm);
+}
+
+void VirtualClockService::duplicate_completed(MPI_Comm newcomm, PendingShadows& pending) {
+  if (carrying_) shadows_.adopt(newcomm, pending);
 }
 
 void VirtualClockService::communicator_freed(MPI_Comm comm) {

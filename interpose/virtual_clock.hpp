@@ -78,10 +78,14 @@ class VirtualClockService final : public Service {
 
   // Point-to-point. A send's time travels ahead of it; the send completes
   // once its bytes are on the wire.
-  void send_posted(MPI_Comm comm, int dest, int tag);
+  // A synchronous send (Ssend, Issend, Ssend_init) completes no earlier
+  // than its receive was posted, plus the latency of the answer back.
+  void send_posted(MPI_Comm comm, int dest, int tag, bool synchronous = false);
   void send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at);
-  // A message has arrived (its status, as MPI returned it).
-  void received(MPI_Comm comm, const MPI_Status& status);
+  void synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes, double posted_at);
+  // A message has arrived (its status, as MPI returned it) at a receive
+  // posted at virtual time `receive_posted` (answered to a synchronous send).
+  void received(MPI_Comm comm, const MPI_Status& status, double receive_posted);
 
   // Collectives: the entry time goes out where the collective is posted;
   // it ends at the latest entry plus its cost (virtual_time.hpp).
@@ -96,6 +100,10 @@ class VirtualClockService final : public Service {
 
   // Communicators the program creates (collective over the new one) and frees.
   void communicator_created(MPI_Comm comm);
+  // A non-blocking duplicate of `comm` posted (MPI_Comm_idup): its shadows
+  // are duplicated alongside; adopted where the program's request completes.
+  std::shared_ptr<PendingShadows> duplicate_posted(MPI_Comm comm);
+  void duplicate_completed(MPI_Comm newcomm, PendingShadows& pending);
   void communicator_freed(MPI_Comm comm);
   // Files, for the communicator their collective calls are over.
   void file_opened(MPI_File fh, MPI_Comm comm);

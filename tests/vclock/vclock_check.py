@@ -12,6 +12,9 @@ and exits non-zero with a message when what it checks does not hold.
   io-factor     io_factor 4 on every rank quadruples an I/O-bound run's time
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
   reproducible  the same run twice gives the same virtual time
+  followed      the calls of followed_calls.c (matched probes, synchronous
+                sends, persistent collectives, MPI_Comm_idup): the program's
+                results unchanged, each virtual time where the network puts it
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -141,14 +144,38 @@ def cmd_reproducible(args):
         within("second run / first run virtual time", second / first, 1, args.tolerance)
 
 
+def cmd_followed(args):
+    """followed_calls.c prints name=value and expected_name=value on stderr."""
+    latency = 0.02  # far above what a message takes on this machine, so it is the emulated one that shows
+    with tempfile.TemporaryDirectory() as tmp:
+        network = emulation_file(tmp, "net", {}, {"latency_us": latency * 1e6, "bandwidth_MBps": 1e9})
+        for mode in args.modes:
+            program = [args.probe, mode, repr(latency)]
+            for np in args.ranks:
+                plain = run([args.mpiexec, "-n", str(np)] + program).stdout
+                result = under_mheta(args, np, "virtual", network, program, tmp)
+                if result.stdout != plain or not plain.strip():
+                    fail("%s on %d ranks: output changed under the virtual clock\n--- without the interposer\n%s"
+                         "--- with it\n%s" % (mode, np, plain, result.stdout))
+                figures = dict(re.findall(r"\b([a-z_0-9]+)=([0-9.eE+-]+)", result.stderr))
+                names = [n for n in figures if not n.startswith("expected_") and "expected_" + n in figures]
+                if not names:
+                    fail("%s on %d ranks printed no figures:\n%s" % (mode, np, result.stderr))
+                for name in names:
+                    within("%s, %d ranks: %s" % (mode, np, name), float(figures[name]),
+                           float(figures["expected_" + name]), args.tolerance)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "reproducible"])
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "reproducible",
+                                          "followed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
-    parser.add_argument("--probe", help="the clock_probe program")
+    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program)")
     parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--tolerance", type=float, default=0.15)
+    parser.add_argument("--modes", nargs="+", default=[], help="followed: the modes of followed_calls to run")
     parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch folder)")
     args = parser.parse_args()
     {
@@ -157,6 +184,7 @@ def main():
         "io-factor": cmd_io_factor,
         "latency": cmd_latency,
         "reproducible": cmd_reproducible,
+        "followed": cmd_followed,
     }[args.check](args)
 
 

@@ -1,0 +1,219 @@
+/* The calls the virtual clock follows beyond sends, receives and the
+ * collectives (docs/emulation.md, "Virtual time"), one mode each:
+ *
+ *   followed_calls mprobe   MPI_Mprobe + MPI_Mrecv, MPI_Improbe + MPI_Imrecv
+ *   followed_calls ssend    MPI_Ssend and MPI_Issend to a receive posted late
+ *   followed_calls pcoll    a persistent MPI_Allreduce_init started 3 times
+ *   followed_calls idup     a message on a communicator from MPI_Comm_idup
+ *
+ * The program's results go to stdout (the same with and without the
+ * interposer); the virtual times to check go to stderr as name=value, with
+ * the value they should have on a network of latency L (given in seconds as
+ * the second argument), as expected_name=value. Compute is burnt CPU time,
+ * which the virtual clock counts exactly.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static volatile double sink;
+
+static void burn(double seconds) {
+  const double end = cpu_now() + seconds;
+  double x = 1;
+  while (cpu_now() < end) {
+    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+  }
+  sink = x;
+}
+
+static long checksum(const int* values, int n) {
+  long sum = 0;
+  for (int i = 0; i < n; ++i) sum = sum * 31 + values[i];
+  return sum;
+}
+
+enum { kCount = 256 };
+
+static void fill(int* values, int seed) {
+  for (int i = 0; i < kCount; ++i) values[i] = seed * 1000 + i;
+}
+
+/* Rank 0 sends two messages 20 ms of compute apart; rank 1 matches the
+ * first with MPI_Mprobe, the second by polling MPI_Improbe. Each arrives L
+ * after it was sent. */
+static void mprobe(int rank, double latency) {
+  int data[kCount];
+  if (rank == 0) {
+    double sent[2];
+    burn(0.02);
+    sent[0] = MPI_Wtime();
+    fill(data, 1);
+    MPI_Send(data, kCount, MPI_INT, 1, 5, MPI_COMM_WORLD);
+    burn(0.02);
+    sent[1] = MPI_Wtime();
+    fill(data, 2);
+    MPI_Send(data, kCount, MPI_INT, 1, 6, MPI_COMM_WORLD);
+    MPI_Send(sent, 2, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Message message;
+    MPI_Status status;
+    double arrived[2];
+    double sent[2];
+    MPI_Mprobe(0, 5, MPI_COMM_WORLD, &message, &status);
+    MPI_Mrecv(data, kCount, MPI_INT, &message, MPI_STATUS_IGNORE);
+    arrived[0] = MPI_Wtime();
+    printf("mprobe: tag %d checksum %ld\n", status.MPI_TAG, checksum(data, kCount));
+    int flag = 0;
+    while (!flag) MPI_Improbe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &message, &status);
+    MPI_Request request;
+    MPI_Imrecv(data, kCount, MPI_INT, &message, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    arrived[1] = MPI_Wtime();
+    printf("improbe: tag %d checksum %ld\n", status.MPI_TAG, checksum(data, kCount));
+    MPI_Recv(sent, 2, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "mprobe_delay_s=%.9f expected_mprobe_delay_s=%.9f\n", arrived[0] - sent[0], latency);
+    fprintf(stderr, "improbe_delay_s=%.9f expected_improbe_delay_s=%.9f\n", arrived[1] - sent[1], latency);
+  }
+}
+
+/* Rank 1 computes 30 ms before each receive; rank 0's synchronous sends,
+ * posted at once, complete when the receive was posted plus L. */
+static void ssend(int rank, double latency) {
+  int data[kCount];
+  if (rank == 0) {
+    double posted[2];
+    double done[2];
+    fill(data, 3);
+    MPI_Ssend(data, kCount, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    done[0] = MPI_Wtime();
+    MPI_Request request;
+    fill(data, 4);
+    MPI_Issend(data, kCount, MPI_INT, 1, 2, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    done[1] = MPI_Wtime();
+    MPI_Recv(posted, 2, MPI_DOUBLE, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "ssend_end_s=%.9f expected_ssend_end_s=%.9f\n", done[0], posted[0] + latency);
+    fprintf(stderr, "issend_end_s=%.9f expected_issend_end_s=%.9f\n", done[1], posted[1] + latency);
+  } else if (rank == 1) {
+    double posted[2];
+    burn(0.03);
+    posted[0] = MPI_Wtime();
+    MPI_Recv(data, kCount, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("ssend: checksum %ld\n", checksum(data, kCount));
+    burn(0.03);
+    MPI_Request request;
+    posted[1] = MPI_Wtime();
+    MPI_Irecv(data, kCount, MPI_INT, 0, 2, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    printf("issend: checksum %ld\n", checksum(data, kCount));
+    MPI_Send(posted, 2, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD);
+  }
+}
+
+/* Rank r computes 10 (r + 1) ms before each start of a persistent
+ * allreduce: every rank leaves it at the slowest rank's entry (plus the
+ * allreduce's cost on the network, k L for k = ceil(log2 P) rounds). */
+static void pcoll(int rank, int size, double latency) {
+#if MPI_VERSION >= 4
+  long value = 0;
+  long sum = 0;
+  double ends[3];
+  double entries[3];
+  MPI_Request request;
+  MPI_Allreduce_init(&value, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  for (int round = 0; round < 3; ++round) {
+    burn(0.01 * (rank + 1));
+    value = (long)(rank + 1) * (round + 1);
+    entries[round] = MPI_Wtime();
+    MPI_Start(&request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    ends[round] = MPI_Wtime();
+    if (rank == 0) printf("pcoll round %d: sum %ld\n", round, sum);
+  }
+  MPI_Request_free(&request);
+  double latest_entries[3];
+  double first_ends[3];
+  double last_ends[3];
+  MPI_Reduce(entries, latest_entries, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(ends, first_ends, 3, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  MPI_Reduce(ends, last_ends, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int rounds = 0;
+    while ((1 << rounds) < size) ++rounds;
+    for (int round = 0; round < 3; ++round) {
+      fprintf(stderr, "pcoll_end_%d_s=%.9f expected_pcoll_end_%d_s=%.9f\n", round, first_ends[round], round,
+              latest_entries[round] + rounds * latency);
+      fprintf(stderr, "pcoll_last_end_%d_s=%.9f expected_pcoll_last_end_%d_s=%.9f\n", round, last_ends[round],
+              round, latest_entries[round] + rounds * latency);
+    }
+  }
+#else
+  (void)size;
+  (void)latency;
+  if (rank == 0) printf("pcoll: no persistent collectives in this MPI\n");
+#endif
+}
+
+/* A message on a communicator duplicated without blocking arrives L after
+ * it was sent, though the receiver is 20 ms of compute behind. */
+static void idup(int rank, double latency) {
+  MPI_Comm dup;
+  MPI_Request request;
+  MPI_Comm_idup(MPI_COMM_WORLD, &dup, &request);
+  burn(0.01 * (rank + 1));
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  int data[kCount];
+  if (rank == 0) {
+    burn(0.04);
+    double sent = MPI_Wtime();
+    fill(data, 5);
+    MPI_Send(data, kCount, MPI_INT, 1, 8, dup);
+    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    double sent = 0;
+    MPI_Recv(data, kCount, MPI_INT, 0, 8, dup, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("idup: checksum %ld\n", checksum(data, kCount));
+    fprintf(stderr, "idup_delay_s=%.9f expected_idup_delay_s=%.9f\n", arrived - sent, latency);
+  }
+  MPI_Comm_free(&dup);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* mode = argc > 1 ? argv[1] : "";
+  const double latency = argc > 2 ? atof(argv[2]) : 0;
+  int status = 0;
+  if (size < 2) {
+    fprintf(stderr, "followed_calls: needs at least 2 ranks\n");
+    status = 2;
+  } else if (strcmp(mode, "mprobe") == 0) {
+    mprobe(rank, latency);
+  } else if (strcmp(mode, "ssend") == 0) {
+    ssend(rank, latency);
+  } else if (strcmp(mode, "pcoll") == 0) {
+    pcoll(rank, size, latency);
+  } else if (strcmp(mode, "idup") == 0) {
+    idup(rank, latency);
+  } else {
+    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup [LATENCY_S]\n");
+    status = 2;
+  }
+  fflush(stdout);
+  MPI_Finalize();
+  return status;
+}
