@@ -1,6 +1,8 @@
-// mheta microbench -n N [-o cluster.json] [--budget S] [--launcher L] ...: runs
-// the MPI program mheta-microbench under the launcher (cli/launcher.hpp) and
-// passes its exit code on.
+// mheta microbench -n N [-o cluster.json] [--budget S] [--emulate P] [--clock virtual|wall] [--launcher L] ...:
+// runs the MPI program mheta-microbench under the launcher (cli/launcher.hpp)
+// and passes its exit code on. Under --emulate (or --clock) it runs under
+// libmheta-interpose.so, so its figures are those of the emulated cluster
+// (docs/microbench.md).
 #include <unistd.h>
 
 #include <charconv>
@@ -13,9 +15,12 @@
 #include <vector>
 
 #include "cli/child_process.hpp"
+#include "cli/clock_option.hpp"
+#include "cli/interposer_environment.hpp"
 #include "cli/command.hpp"
 #include "cli/launcher.hpp"
 #include "cli/sibling_file.hpp"
+#include "interpose/emulation_config.hpp"
 #include <mheta/environment.hpp>
 #include <mheta/exit_codes.hpp>
 
@@ -33,9 +38,13 @@ struct MicrobenchOptions {
   std::string mpiexec;
   std::string launcher;
   std::string program;
+  std::string emulate;
+  std::string clock;
 };
 
 int run_microbench(const MicrobenchOptions& o) {
+  if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
+  if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem
   std::vector<std::string> program = {o.program.empty() ? microbench_program() : o.program, "-o", o.output};
   auto forward = [&](const char* flag, const auto& value) {
     if (value) {
@@ -61,9 +70,16 @@ int run_microbench(const MicrobenchOptions& o) {
   // --mpiexec: the MPICH preset with another mpiexec.
   if (!o.mpiexec.empty()) setenv(env::kMpiexec, o.mpiexec.c_str(), 1);
   const std::vector<std::string> launcher = launcher_template(o.mpiexec.empty() ? o.launcher : "mpich");
+  // Emulating, the interposer times what the probes measure (MPI_Wtime) on
+  // the emulated cluster; it captures nothing.
+  LaunchEnvironment environment;
+  if (!o.emulate.empty() || !o.clock.empty()) {
+    add_interposer(environment, o.emulate, o.clock);
+    environment.emplace_back(env::kCapture, "off");
+  }
   ChildStatus status;
   try {
-    status = run_child(launch_command(launcher, o.ranks, {}, program));
+    status = run_child(launch_command(launcher, o.ranks, environment, program));
   } catch (const CannotStart& error) {
     std::cerr << "mheta microbench: " << error.what() << " (choose the launcher with --launcher or MHETA_LAUNCHER)\n";
     return kExitProgramFailed;
@@ -104,6 +120,9 @@ void add_microbench_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--launcher", o->launcher, kLauncherHelp);
   cmd->add_option("--mpiexec", o->mpiexec, "MPICH's mpiexec to launch with (the mpich launcher; $MHETA_MPIEXEC)")
       ->excludes("--launcher");
+  cmd->add_option("--emulate", o->emulate,
+                  "Measure an emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file (docs/emulation.md)");
+  add_clock_option(*cmd, o->clock);
   cmd->add_option("--program", o->program, "The mheta-microbench program (default: found beside mheta)");
   cmd->callback(
       [o, &exit_code] { exit_code = run_reporting_errors("microbench", [&] { return run_microbench(*o); }); });

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -23,9 +22,9 @@
 #include "cli/child_process.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "cli/interposer_environment.hpp"
 #include "cli/launcher.hpp"
 #include "cli/whole_number.hpp"
-#include "cli/sibling_file.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
 #include "model/format_error.hpp"
@@ -53,27 +52,6 @@ struct RunOptions {
   std::string launcher;
   std::vector<std::string> program;
 };
-
-const char* set_value(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : nullptr;
-}
-
-// MHETA_INTERPOSE_LIB, else beside this executable in the build tree
-// (<build>/cli/mheta -> <build>/interpose/), else the installed layout
-// (<prefix>/bin/mheta -> <prefix>/lib/).
-fs::path interpose_library() {
-  if (const char* lib = set_value(env::kInterposeLib)) {
-    if (!fs::is_regular_file(lib)) {
-      throw std::runtime_error(std::string("MHETA_INTERPOSE_LIB=") + lib + " is not a file");
-    }
-    return fs::absolute(lib);
-  }
-  const fs::path found = find_beside_mheta("interpose", MHETA_INTERPOSE_LIB_NAME);
-  if (!found.empty()) return found;
-  throw std::runtime_error(std::string("cannot find ") + MHETA_INTERPOSE_LIB_NAME + " beside the mheta executable" +
-                           "; set MHETA_INTERPOSE_LIB to its path");
-}
 
 void check_capture_mode(const std::string& mode) {
   if (mode.empty() || mode == "auto" || mode == "mark" || mode == "pcontrol" || mode == "off") return;
@@ -120,9 +98,7 @@ int run_program(const RunOptions& o) {
     }
   }
   if (o.capture != "off") check_profile_writable(o.profile);
-  const fs::path library = interpose_library();
   const std::vector<std::string> launcher = launcher_template(o.launcher);
-
   // Settings reach the ranks through the environment, passed on by the
   // launcher (-genv, -x, --export); LD_PRELOAD only that way, so the
   // launcher itself runs without it.
@@ -130,13 +106,8 @@ int run_program(const RunOptions& o) {
   const auto set = [&environment](const char* name, const std::string& value) {
     if (!value.empty()) environment.emplace_back(name, value);
   };
-  std::string preload = library.string();
-  if (const char* existing = set_value("LD_PRELOAD")) preload += std::string(":") + existing;
-  set("LD_PRELOAD", preload);
-  set(env::kEmulate,
-      o.emulate.empty() ? "" : (interpose::emulation_preset(o.emulate) ? o.emulate : fs::absolute(o.emulate).string()));
+  add_interposer(environment, o.emulate, o.clock);
   set(env::kWait, o.wait);
-  set(env::kClock, o.clock);
   set(env::kCapture, o.capture);
   set(env::kCaptureIteration, o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
   set(env::kRows, o.rows > 0 ? std::to_string(o.rows) : "");

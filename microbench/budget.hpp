@@ -3,12 +3,18 @@
 // fraction of the whole budget counted from the start, so time a fast phase
 // leaves unused rolls over to the next. Rank 0's clock decides for everyone
 // (the decision travels with the per-round agreement), so ranks never
-// disagree on when a phase ends.
+// disagree on when a phase ends. The budget is the user's time, the wall
+// clock's: under emulation MPI_Wtime is the emulated cluster's virtual time
+// (docs/emulation.md), which the probes measure but the budget must not.
+
 #include <mpi.h>
 
 #include <string>
 
 namespace mheta::microbench {
+
+// Seconds of the wall clock (monotonic), for budgets and real waits.
+double wall_s();
 
 class Budget {
  public:
@@ -19,7 +25,7 @@ class Budget {
   void begin_phase(const std::string& name, double cumulative_fraction);
   double phase_deadline() const { return phase_deadline_; }
   double phase_seconds() const { return phase_deadline_ - phase_start_; }
-  bool phase_time_up() const { return MPI_Wtime() >= phase_deadline_; }
+  bool phase_time_up() const { return wall_s() >= phase_deadline_; }
 
   // Ends a round of measurement: every rank says whether it wants more
   // samples; returns true when the phase should go on (some rank wants more
@@ -27,7 +33,7 @@ class Budget {
   // budget still yields one round of every figure.
   bool another_round(bool want_more, int rounds_done);
 
-  double elapsed() const { return MPI_Wtime() - start_; }
+  double elapsed() const { return wall_s() - start_; }
   double seconds() const { return seconds_; }
   const std::string& phase() const { return phase_; }
   int rank() const { return rank_; }

@@ -228,7 +228,7 @@ void probe_disks(const Options& options, Budget& budget, MPI_Comm comm, std::vec
   const DiskSetup setup = disk_setup(options);
   // Open (and so check) every scratch file before anyone starts measuring.
   DiskMeasurer measurer(options, setup, rank);
-  const double start = MPI_Wtime();
+  const double start = wall_s();  // the budget's clock
   const double slice = budget.phase_seconds() / turns;
   DiskResult mine;
   for (int turn = 0; turn < turns; ++turn) {
@@ -237,7 +237,7 @@ void probe_disks(const Options& options, Budget& budget, MPI_Comm comm, std::vec
       measurer.fill();
       int rounds = 0;
       // At least 3 rounds, for a spread; then until precise or out of time.
-      while (rounds < 3 || (MPI_Wtime() < deadline && !measurer.precise_enough(options.target_relative_ci95))) {
+      while (rounds < 3 || (wall_s() < deadline && !measurer.precise_enough(options.target_relative_ci95))) {
         measurer.round();
         ++rounds;
       }

@@ -1,5 +1,7 @@
 #include "microbench/quiet_wait.hpp"
 
+#include "microbench/budget.hpp"
+
 #include <time.h>
 
 #include <algorithm>
@@ -12,8 +14,8 @@ void quiet_wait(MPI_Request& request) {
   // another program), and then every round trip waits for a scheduler
   // tick. Most waits between two measured ranks end within that time.
   int done = 0;
-  const double spin_until = MPI_Wtime() + 200e-6;
-  while (done == 0 && MPI_Wtime() < spin_until) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  const double spin_until = wall_s() + 200e-6;  // real time: virtual time hardly moves while polling
+  while (done == 0 && wall_s() < spin_until) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   // Then nap, from 20 us growing to 0.5 ms: a rank that sits out a long
   // measurement wakes up rarely enough not to preempt the ranks measured.
   long nap_ns = 20'000;

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""`mheta microbench --emulate FILE` measures the emulated cluster (docs/microbench.md):
+with the virtual clock, an emulation file whose nodes have cpu_factor 2 gives
+a compute unit twice as long as one of cpu_factor 1, and the emulated
+network's 50 us latency is the latency measured. A bad --clock is one line
+and exit 2 before anything runs.
+
+  emulated_rates.py --mheta MHETA --mpiexec MPIEXEC --out DIR [--tolerance 0.25]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+NETWORK = {"latency_us": 50, "bandwidth_MBps": 117}
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def measure(args, cpu_factor):
+    emulation = os.path.join(args.out, "emulate-cpu-%g.json" % cpu_factor)
+    with open(emulation, "w") as f:
+        json.dump({"format": "mheta-emulation/1", "ranks": [{"cpu_factor": cpu_factor}], "network": NETWORK}, f)
+    output = os.path.join(args.out, "cluster-cpu-%g.json" % cpu_factor)
+    cmd = [args.mheta, "microbench", "-n", "2", "--emulate", emulation, "--clock", "virtual", "--budget", "3",
+           "--disk-file-bytes", "8388608", "--mpiexec", args.mpiexec, "-o", output]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if result.returncode != 0:
+        fail("%s exited with %d:\n%s" % (" ".join(cmd), result.returncode, result.stderr))
+    with open(output) as f:
+        return json.load(f)
+
+
+def within(name, value, target, tolerance):
+    error = abs(value / target - 1)
+    print("%s: %.4g (target %.4g, within %.0f%%: %s)" % (name, value, target, 100 * tolerance,
+                                                         "yes" if error <= tolerance else "no"))
+    if error > tolerance:
+        fail("%s is %.4g, %.1f%% from %.4g" % (name, value, 100 * error, target))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mheta", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--tolerance", type=float, default=0.25)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    bad = subprocess.run([args.mheta, "microbench", "-n", "2", "--clock", "sundial", "-o",
+                          os.path.join(args.out, "never.json")], capture_output=True, text=True, timeout=60)
+    if bad.returncode != 2 or "--clock sundial: expected virtual or wall" not in bad.stderr:
+        fail("--clock sundial: exit %d, stderr %r" % (bad.returncode, bad.stderr))
+
+    one = measure(args, 1)
+    two = measure(args, 2)
+    unit_one = statistics.median(one["measurement"]["cpu"]["unit_s"])
+    unit_two = statistics.median(two["measurement"]["cpu"]["unit_s"])
+    within("compute unit, cpu_factor 2 / cpu_factor 1", unit_two / unit_one, 2, args.tolerance)
+    within("measured latency under the emulated 50 us network (s)", one["network"]["latency_s"], 50e-6,
+           args.tolerance)
+
+
+if __name__ == "__main__":
+    main()
