@@ -10,30 +10,14 @@
  * interposer); the virtual times to check go to stderr as name=value, with
  * the value they should have on a network of latency L (given in seconds as
  * the second argument), as expected_name=value. Compute is burnt CPU time,
- * which the virtual clock counts exactly.
+ * which the virtual clock counts exactly (cpu_burn.h).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double cpu_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static volatile double sink;
-
-static void burn(double seconds) {
-  const double end = cpu_now() + seconds;
-  double x = 1;
-  while (cpu_now() < end) {
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  }
-  sink = x;
-}
+#include "cpu_burn.h"
 
 static long checksum(const int* values, int n) {
   long sum = 0;
@@ -54,11 +38,11 @@ static void mprobe(int rank, double latency) {
   int data[kCount];
   if (rank == 0) {
     double sent[2];
-    burn(0.02);
+    compute_for(0.02);
     sent[0] = MPI_Wtime();
     fill(data, 1);
     MPI_Send(data, kCount, MPI_INT, 1, 5, MPI_COMM_WORLD);
-    burn(0.02);
+    compute_for(0.02);
     sent[1] = MPI_Wtime();
     fill(data, 2);
     MPI_Send(data, kCount, MPI_INT, 1, 6, MPI_COMM_WORLD);
@@ -105,11 +89,11 @@ static void ssend(int rank, double latency) {
     fprintf(stderr, "issend_end_s=%.9f expected_issend_end_s=%.9f\n", done[1], posted[1] + latency);
   } else if (rank == 1) {
     double posted[2];
-    burn(0.03);
+    compute_for(0.03);
     posted[0] = MPI_Wtime();
     MPI_Recv(data, kCount, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     printf("ssend: checksum %ld\n", checksum(data, kCount));
-    burn(0.03);
+    compute_for(0.03);
     MPI_Request request;
     posted[1] = MPI_Wtime();
     MPI_Irecv(data, kCount, MPI_INT, 0, 2, MPI_COMM_WORLD, &request);
@@ -131,7 +115,7 @@ static void pcoll(int rank, int size, double latency) {
   MPI_Request request;
   MPI_Allreduce_init(&value, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
   for (int round = 0; round < 3; ++round) {
-    burn(0.01 * (rank + 1));
+    compute_for(0.01 * (rank + 1));
     value = (long)(rank + 1) * (round + 1);
     entries[round] = MPI_Wtime();
     MPI_Start(&request);
@@ -169,11 +153,11 @@ static void idup(int rank, double latency) {
   MPI_Comm dup;
   MPI_Request request;
   MPI_Comm_idup(MPI_COMM_WORLD, &dup, &request);
-  burn(0.01 * (rank + 1));
+  compute_for(0.01 * (rank + 1));
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   int data[kCount];
   if (rank == 0) {
-    burn(0.04);
+    compute_for(0.04);
     double sent = MPI_Wtime();
     fill(data, 5);
     MPI_Send(data, kCount, MPI_INT, 1, 8, dup);
