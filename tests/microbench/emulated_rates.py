@@ -14,12 +14,10 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, exit_if_failed  # noqa: E402
+
 NETWORK = {"latency_us": 50, "bandwidth_MBps": 117}
-
-
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 def measure(args, cpu_factor):
@@ -30,18 +28,16 @@ def measure(args, cpu_factor):
     cmd = [args.mheta, "microbench", "-n", "2", "--emulate", emulation, "--clock", "virtual", "--budget", "3",
            "--disk-file-bytes", "8388608", "--mpiexec", args.mpiexec, "-o", output]
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if result.returncode != 0:
-        fail("%s exited with %d:\n%s" % (" ".join(cmd), result.returncode, result.stderr))
+    if not check(result.returncode == 0, "%s exited with %d:\n%s" % (" ".join(cmd), result.returncode, result.stderr)):
+        exit_if_failed()
     with open(output) as f:
         return json.load(f)
 
 
 def within(name, value, target, tolerance):
-    error = abs(value / target - 1)
-    print("%s: %.4g (target %.4g, within %.0f%%: %s)" % (name, value, target, 100 * tolerance,
-                                                         "yes" if error <= tolerance else "no"))
-    if error > tolerance:
-        fail("%s is %.4g, %.1f%% from %.4g" % (name, value, 100 * error, target))
+    print("%s: %.4g (target %.4g within %.0f%%)" % (name, value, target, 100 * tolerance))
+    check(abs(value / target - 1) <= tolerance, "%s is %.4g, not %.4g within %.0f%%" % (name, value, target,
+                                                                                       100 * tolerance))
 
 
 def main():
@@ -55,8 +51,8 @@ def main():
 
     bad = subprocess.run([args.mheta, "microbench", "-n", "2", "--clock", "sundial", "-o",
                           os.path.join(args.out, "never.json")], capture_output=True, text=True, timeout=60)
-    if bad.returncode != 2 or "--clock sundial: expected virtual or wall" not in bad.stderr:
-        fail("--clock sundial: exit %d, stderr %r" % (bad.returncode, bad.stderr))
+    check(bad.returncode == 2 and "--clock sundial: expected virtual or wall" in bad.stderr,
+          "--clock sundial: exit %d, stderr %r" % (bad.returncode, bad.stderr))
 
     one = measure(args, 1)
     two = measure(args, 2)
@@ -65,6 +61,7 @@ def main():
     within("compute unit, cpu_factor 2 / cpu_factor 1", unit_two / unit_one, 2, args.tolerance)
     within("measured latency under the emulated 50 us network (s)", one["network"]["latency_s"], 50e-6,
            args.tolerance)
+    exit_if_failed()
 
 
 if __name__ == "__main__":
