@@ -4,11 +4,14 @@
 #
 #   faithful      2 ranks, every factor 1, the machine's own network: each
 #                 app's virtual iteration time against its wall-clock one
-#                 (no interposer), medians of 5 runs; target within 5 %
-#   factors       cpu_factor 2 -> 2x (3 %), io_factor 4 -> 4x (5 %), an
-#                 emulated latency of 50 us in a ping-pong (5 %)
+#                 (no interposer), median of 5 back-to-back pairs; target
+#                 within 5 %
+#   factors       cpu_factor 2 -> 2x (3 %), io_factor 4 -> 4x (5 %) (medians
+#                 of 5 pairs), an emulated latency of 50 us in a ping-pong (5 %)
 #   reproducible  each app on 8 ranks under HY1, twice: median iteration
-#                 times within 1 %; then 16 and 64 ranks run
+#                 times within 1 %; beside them the machine's noise floor
+#                 (jacobi's slowest rank's sweep alone, twice); then 16 and
+#                 64 ranks run
 #   overhead      wall-clock time of a message-heavy 8-rank program under
 #                 the virtual clock against the same oversubscribed run
 #                 without the interposer; target at most 1.5x
