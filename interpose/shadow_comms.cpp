@@ -1,6 +1,8 @@
 #include "interpose/shadow_comms.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 #include <cstdio>
 
 #include "interpose/clock.hpp"
@@ -18,20 +20,34 @@ constexpr double kMissingAfter = 0.5;
 // normally found at the first.
 constexpr int kSpinTries = 64;
 
-std::vector<int> world_ranks_of(MPI_Comm comm) {
+std::vector<int> world_ranks_of(MPI_Group group) {
   int size = 0;
-  PMPI_Comm_size(comm, &size);
+  PMPI_Group_size(group, &size);
   std::vector<int> local(static_cast<std::size_t>(size));
   std::vector<int> world(static_cast<std::size_t>(size), MPI_UNDEFINED);
   for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
-  MPI_Group group = MPI_GROUP_NULL;
   MPI_Group world_group = MPI_GROUP_NULL;
-  PMPI_Comm_group(comm, &group);
   PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
   PMPI_Group_translate_ranks(group, size, local.data(), world_group, world.data());
-  PMPI_Group_free(&group);
   PMPI_Group_free(&world_group);
   return world;
+}
+
+// The ranks of MPI_COMM_WORLD of `comm`'s local group, and of the group its
+// point-to-point peers are named in (the remote group of an
+// intercommunicator).
+std::pair<std::vector<int>, std::vector<int>> members_and_peers(MPI_Comm comm) {
+  MPI_Group group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  std::vector<int> members = world_ranks_of(group);
+  PMPI_Group_free(&group);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (!inter) return {members, members};
+  PMPI_Comm_remote_group(comm, &group);
+  std::vector<int> peers = world_ranks_of(group);
+  PMPI_Group_free(&group);
+  return {std::move(members), std::move(peers)};
 }
 
 }  // namespace
@@ -67,7 +83,7 @@ void ShadowComms::add(MPI_Comm comm) {
     PMPI_Comm_free(&s.comm);
     return;
   }
-  s.world_ranks = world_ranks_of(comm);
+  std::tie(s.world_ranks, s.peer_world_ranks) = members_and_peers(comm);
   std::lock_guard lock(mutex_);
   shadows_[comm] = std::move(s);
 }
@@ -86,7 +102,8 @@ std::unique_ptr<PendingShadows> ShadowComms::post_duplicate(MPI_Comm comm) {
   const auto it = shadows_.find(comm);
   if (it == shadows_.end()) return nullptr;
   auto pending = std::make_unique<PendingShadows>();
-  pending->world_ranks = it->second.world_ranks;  // a duplicate has the same group
+  pending->world_ranks = it->second.world_ranks;  // a duplicate has the same groups
+  pending->peer_world_ranks = it->second.peer_world_ranks;
   PMPI_Comm_idup(it->second.comm, &pending->comm, &pending->requests[0]);
   PMPI_Comm_idup(it->second.acks, &pending->acks, &pending->requests[1]);
   return pending;
@@ -98,7 +115,10 @@ void ShadowComms::adopt(MPI_Comm comm, PendingShadows& pending) {
   }
   if (comm == MPI_COMM_NULL) return;
   std::lock_guard lock(mutex_);
-  shadows_[comm] = Shadow{.comm = pending.comm, .acks = pending.acks, .world_ranks = std::move(pending.world_ranks)};
+  shadows_[comm] = Shadow{.comm = pending.comm,
+                          .acks = pending.acks,
+                          .world_ranks = std::move(pending.world_ranks),
+                          .peer_world_ranks = std::move(pending.peer_world_ranks)};
 }
 
 MPI_Comm ShadowComms::shadow(MPI_Comm comm) const {
@@ -111,6 +131,12 @@ const std::vector<int>* ShadowComms::members(MPI_Comm comm) const {
   std::lock_guard lock(mutex_);
   const auto it = shadows_.find(comm);
   return it == shadows_.end() ? nullptr : &it->second.world_ranks;
+}
+
+const std::vector<int>* ShadowComms::peers(MPI_Comm comm) const {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  return it == shadows_.end() ? nullptr : &it->second.peer_world_ranks;
 }
 
 void ShadowComms::complete_finished_sends() {

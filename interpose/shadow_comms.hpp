@@ -53,6 +53,7 @@ struct PendingShadows {
   MPI_Comm acks = MPI_COMM_NULL;
   MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::vector<int> world_ranks;
+  std::vector<int> peer_world_ranks;
 };
 
 class ShadowComms {
@@ -82,6 +83,9 @@ class ShadowComms {
   // The ranks of MPI_COMM_WORLD that `comm` holds (its local group), known
   // for communicators with a shadow.
   const std::vector<int>* members(MPI_Comm comm) const;
+  // The ranks of MPI_COMM_WORLD that point-to-point peers on `comm` are: its
+  // remote group for an intercommunicator, else its members.
+  const std::vector<int>* peers(MPI_Comm comm) const;
 
   // Sender: posts `sent` for the message to `dest` with `tag` on `comm`,
   // before the message itself.
@@ -111,6 +115,7 @@ class ShadowComms {
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Comm acks = MPI_COMM_NULL;  // answers to synchronous sends
     std::vector<int> world_ranks;
+    std::vector<int> peer_world_ranks;
   };
   struct InFlight {
     double value[2] = {0, 0};

@@ -90,14 +90,13 @@ void VirtualClockService::wait_until(double t) {
   if (on()) clock_.wait_until(t);
 }
 
-Link VirtualClockService::link(MPI_Comm comm, int from, int to) const {
+Link VirtualClockService::link(MPI_Comm comm, int peer, bool from_peer) const {
   if (!network_) return measured_;
-  const std::vector<int>* members = shadows_.members(comm);
-  const auto world = [&](int r) {
-    return members != nullptr && r >= 0 && r < static_cast<int>(members->size()) ? (*members)[static_cast<std::size_t>(r)]
-                                                                                 : r;
-  };
-  return network_(world(from), world(to));
+  const std::vector<int>* peers = shadows_.peers(comm);
+  const int other = peers != nullptr && peer >= 0 && peer < static_cast<int>(peers->size())
+                        ? (*peers)[static_cast<std::size_t>(peer)]
+                        : peer;
+  return from_peer ? network_(other, world_rank_) : network_(world_rank_, other);
 }
 
 // A collective runs at the pace of its slowest pair of members.
@@ -132,16 +131,12 @@ void VirtualClockService::synchronous_send_completed(MPI_Comm comm, int dest, in
   const std::optional<double> receive_posted = shadows_.take_answer(comm, dest, tag);
   send_completed(comm, dest, bytes, posted_at);
   if (!receive_posted || !on()) return;
-  int me = 0;
-  PMPI_Comm_rank(comm, &me);
-  clock_.wait_until(*receive_posted + link(comm, dest, me).latency_s);
+  clock_.wait_until(*receive_posted + link(comm, dest, true).latency_s);
 }
 
 void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at) {
   if (!on() || dest == MPI_PROC_NULL) return;
-  int me = 0;
-  PMPI_Comm_rank(comm, &me);
-  clock_.wait_until(posted_at + injection_time(link(comm, me, dest), bytes));
+  clock_.wait_until(posted_at + injection_time(link(comm, dest, false), bytes));
 }
 
 void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status, double receive_posted) {
@@ -151,9 +146,7 @@ void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status, doub
   if (!sent || !on()) return;
   int bytes = 0;
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
-  int me = 0;
-  PMPI_Comm_rank(comm, &me);
-  const Link l = link(comm, status.MPI_SOURCE, me);
+  const Link l = link(comm, status.MPI_SOURCE, true);
   clock_.wait_until(message_arrival(sent->sent, l, bytes == MPI_UNDEFINED ? 0 : bytes));
 }
 

@@ -111,7 +111,9 @@ class VirtualClockService final : public Service {
   MPI_Comm file_comm(MPI_File fh) const;
 
  private:
-  Link link(MPI_Comm comm, int from, int to) const;
+  // The link between this rank and its point-to-point `peer` on `comm` (a
+  // rank of the remote group on an intercommunicator), from the peer or to it.
+  Link link(MPI_Comm comm, int peer, bool from_peer) const;
   Link collective_link(MPI_Comm comm) const;
 
   RankEmulation rank_;

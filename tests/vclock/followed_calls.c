@@ -5,6 +5,8 @@
  *   followed_calls ssend    MPI_Ssend and MPI_Issend to a receive posted late
  *   followed_calls pcoll    a persistent MPI_Allreduce_init started 3 times
  *   followed_calls idup     a message on a communicator from MPI_Comm_idup
+ *   followed_calls fromgroup  messages on communicators from MPI-4's
+ *                           MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups
  *
  * The program's results go to stdout (the same with and without the
  * interposer); the virtual times to check go to stderr as name=value, with
@@ -173,6 +175,68 @@ static void idup(int rank, double latency) {
   MPI_Comm_free(&dup);
 }
 
+/* The same on communicators made from groups (MPI-4): one of every rank,
+ * and the intercommunicator between the even and the odd ranks. */
+static void fromgroup(int rank, int size, double latency) {
+#if MPI_VERSION >= 4
+  MPI_Group world;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Comm all;
+  MPI_Comm_create_from_group(world, "mheta.followed_calls", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &all);
+  int data[kCount];
+  if (rank == 0) {
+    compute_for(0.04);
+    double sent = MPI_Wtime();
+    fill(data, 6);
+    MPI_Send(data, kCount, MPI_INT, 1, 10, all);
+    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 11, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    double sent = 0;
+    MPI_Recv(data, kCount, MPI_INT, 0, 10, all, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("fromgroup: checksum %ld\n", checksum(data, kCount));
+    fprintf(stderr, "fromgroup_delay_s=%.9f expected_fromgroup_delay_s=%.9f\n", arrived - sent, latency);
+  }
+  MPI_Comm_free(&all);
+  /* Even ranks to odd ones: local rank 0 of each side exchanges. */
+  int evens[64], odds[64], n_even = 0, n_odd = 0;
+  for (int r = 0; r < size && r < 128; ++r) {
+    if (r % 2 == 0) evens[n_even++] = r;
+    else odds[n_odd++] = r;
+  }
+  MPI_Group even_group, odd_group;
+  MPI_Group_incl(world, n_even, evens, &even_group);
+  MPI_Group_incl(world, n_odd, odds, &odd_group);
+  MPI_Comm inter;
+  const int even = rank % 2 == 0;
+  MPI_Intercomm_create_from_groups(even ? even_group : odd_group, 0, even ? odd_group : even_group, 0,
+                                   "mheta.followed_calls.inter", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &inter);
+  if (rank == 0) {
+    compute_for(0.04);
+    double sent = MPI_Wtime();
+    fill(data, 7);
+    MPI_Send(data, kCount, MPI_INT, 0, 12, inter); /* to the odd side's rank 0: world rank 1 */
+    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 13, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    double sent = 0;
+    MPI_Recv(data, kCount, MPI_INT, 0, 12, inter, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("intercomm fromgroups: checksum %ld\n", checksum(data, kCount));
+    fprintf(stderr, "inter_delay_s=%.9f expected_inter_delay_s=%.9f\n", arrived - sent, latency);
+  }
+  MPI_Comm_free(&inter);
+  MPI_Group_free(&even_group);
+  MPI_Group_free(&odd_group);
+  MPI_Group_free(&world);
+#else
+  (void)size;
+  (void)latency;
+  if (rank == 0) printf("fromgroup: no MPI_Comm_create_from_group in this MPI\n");
+#endif
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -193,8 +257,10 @@ int main(int argc, char** argv) {
     pcoll(rank, size, latency);
   } else if (strcmp(mode, "idup") == 0) {
     idup(rank, latency);
+  } else if (strcmp(mode, "fromgroup") == 0) {
+    fromgroup(rank, size, latency);
   } else {
-    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup [LATENCY_S]\n");
+    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup [LATENCY_S]\n");
     status = 2;
   }
   fflush(stdout);
