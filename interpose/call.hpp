@@ -32,6 +32,7 @@ enum class Category {
   file_iwrite,
   file_sync,
   probe,
+  isendrecv,          // MPI-4: both halves complete with one request
   mprobe,             // a matched probe: the message's time is taken where it is matched
   mrecv,              // the receive of a matched message (its time already taken)
   collective_init,    // a persistent collective: its entry goes out at each start

@@ -15,7 +15,7 @@ namespace mheta::interpose {
 
 // A request the interposer follows until it completes.
 struct PendingRequest {
-  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective, comm_create };
+  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective, comm_create, sendrecv };
   Kind kind = Kind::recv;
   bool persistent = false;
   bool active = true;  // persistent requests: started and not yet completed
@@ -33,6 +33,9 @@ struct PendingRequest {
   // The virtual clock (virtual_clock.hpp).
   double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue
   bool synchronous = false;                 // send: Issend, Ssend_init (answered by the receive)
+  int recv_peer = MPI_ANY_SOURCE;           // sendrecv: the receive half's source, tag and size
+  int recv_tag = MPI_ANY_TAG;
+  std::int64_t recv_bytes = 0;
   double queued_at_issue = 0;               // file: the thread's run-queue time at the issue
   model::Collective collective{};           // collective: which
   std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times

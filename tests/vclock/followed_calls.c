@@ -5,6 +5,7 @@
  *   followed_calls ssend    MPI_Ssend and MPI_Issend to a receive posted late
  *   followed_calls pcoll    a persistent MPI_Allreduce_init started 3 times
  *   followed_calls idup     a message on a communicator from MPI_Comm_idup
+ *   followed_calls isendrecv  MPI-4's MPI_Isendrecv around a ring
  *   followed_calls fromgroup  messages on communicators from MPI-4's
  *                           MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups
  *
@@ -237,6 +238,37 @@ static void fromgroup(int rank, int size, double latency) {
 #endif
 }
 
+/* MPI-4's MPI_Isendrecv around a ring: rank r's message leaves after
+ * 10 (r + 1) ms of compute and arrives L later. */
+static void isendrecv(int rank, int size, double latency) {
+#if MPI_VERSION >= 4
+  int out[kCount];
+  int in[kCount];
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  compute_for(0.01 * (rank + 1));
+  fill(out, rank);
+  double sent = MPI_Wtime();
+  MPI_Request request;
+  MPI_Isendrecv(out, kCount, MPI_INT, next, 14, in, kCount, MPI_INT, prev, 14, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  const double arrived = MPI_Wtime();
+  double prev_sent = 0;
+  MPI_Sendrecv(&sent, 1, MPI_DOUBLE, next, 15, &prev_sent, 1, MPI_DOUBLE, prev, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  long sums[2] = {checksum(in, kCount), 0};
+  MPI_Reduce(&sums[0], &sums[1], 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("isendrecv: checksum %ld\n", sums[1]);
+  /* Rank 0 computed least: its receive waits for rank size-1's message. */
+  if (rank == 0) {
+    fprintf(stderr, "isendrecv_arrival_s=%.9f expected_isendrecv_arrival_s=%.9f\n", arrived, prev_sent + latency);
+  }
+#else
+  (void)size;
+  (void)latency;
+  if (rank == 0) printf("isendrecv: not in this MPI\n");
+#endif
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -257,10 +289,12 @@ int main(int argc, char** argv) {
     pcoll(rank, size, latency);
   } else if (strcmp(mode, "idup") == 0) {
     idup(rank, latency);
+  } else if (strcmp(mode, "isendrecv") == 0) {
+    isendrecv(rank, size, latency);
   } else if (strcmp(mode, "fromgroup") == 0) {
     fromgroup(rank, size, latency);
   } else {
-    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup [LATENCY_S]\n");
+    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv [LATENCY_S]\n");
     status = 2;
   }
   fflush(stdout);
