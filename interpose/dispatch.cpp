@@ -67,17 +67,27 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
   return call();
 }
 
-// A message sent or received: recorded while capturing, told to the services.
-void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
+// A message sent or received: recorded while capturing with its actual
+// peer and tag, told to the services. Detection sees the posted ones, so a
+// wildcard receive is the same call whichever message it gets
+// (`posted_peer`/`posted_tag`: as given to the call).
+void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag,
+                    int posted_peer, int posted_tag) {
   const int world_peer = world_rank_of(comm, peer);
   if (rt.capturing()) rt.timeline().add_comm(message(kind, world_peer, bytes, tag));
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
-              bytes, tag, signature(fn, peer, tag)});
+              bytes, tag});
+  rt.call_seen({fn, signature(fn, posted_peer, posted_tag)});
+}
+
+void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
+  record_message(rt, fn, kind, comm, peer, bytes, tag, peer, tag);
 }
 
 // A receive posted: its message is recorded where it completes.
 void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
-  rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag, signature(fn, peer, tag)});
+  rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag});
+  rt.call_seen({fn, signature(fn, peer, tag)});
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -105,7 +115,7 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
-                   c.status->MPI_TAG);
+                   c.status->MPI_TAG, c.peer, c.tag);
   }
   return rc;
 }
@@ -128,7 +138,7 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (c.peer >= 0) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
     if (c.status->MPI_SOURCE >= 0) {
       record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
-                     c.status->MPI_TAG);
+                     c.status->MPI_TAG, c.peer2, c.tag2);
     }
   }
   return rc;
@@ -264,7 +274,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
         if (rt.capturing()) {
           rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
         }
-        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG, 0});
+        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG});
       }
       break;
     case Kind::send:
@@ -428,7 +438,8 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
       op.bytes = bytes;
       rt.timeline().add_comm(op);
     }
-    rt.collective({fn, c.collective, bytes, counts_for_detection(c.comm, rt.thread_level()), signature(fn, 0, 0)});
+    rt.collective({fn, c.collective, bytes});
+    rt.call_seen({fn, signature(fn, 0, 0), counts_for_detection(c.comm, rt.thread_level())});
   }
   return rc;
 }
@@ -516,7 +527,8 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
     if (write) rt.files().note_write_record(variable, ref);
   }
-  rt.file_io({fn, variable, write, bytes, signature(fn, variable, 0)});
+  rt.file_io({fn, variable, write, bytes});
+  rt.call_seen({fn, signature(fn, variable, 0)});
   return rc;
 }
 
@@ -620,7 +632,10 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     }
     if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
   }
-  if (rt.following()) rt.file_io({fn, variable, write, type_bytes(c.count, c.type), signature(fn, variable, 0)});
+  if (rt.following()) {
+    rt.file_io({fn, variable, write, type_bytes(c.count, c.type)});
+    rt.call_seen({fn, signature(fn, variable, 0)});
+  }
   return rc;
 }
 

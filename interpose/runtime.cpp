@@ -99,19 +99,54 @@ void Runtime::begin_capture() {
   refresh();
 }
 
-void Runtime::end_capture(bool collective_point) {
+void Runtime::keep_timeline() {
   timeline_.add_compute(compute_since_leave());
-  phase_ = Phase::done;
+  captured_timeline_ = std::move(timeline_);
+  timeline_ = Timeline{};
+  captured_written_.clear();
+  for (const VariableSeen& v : files_.variables()) captured_written_.push_back(v.written);
   captured_ = true;
+}
+
+void Runtime::end_capture(bool collective_point) {
+  keep_timeline();
+  phase_ = Phase::done;
   refresh();
   for (const auto& s : services_) s->on_capture_end(*this, collective_point);
 }
 
-void Runtime::restart_waiting() {
+void Runtime::keep_capture() {
+  keep_timeline();
+  phase_ = Phase::waiting;
+  for (const auto& s : services_) s->on_capture_end(*this, false);
+}
+
+void Runtime::stop_capturing() {
+  phase_ = Phase::done;
+  refresh();
+}
+
+void Runtime::drop_capture() {
   phase_ = Phase::waiting;
   timeline_ = Timeline{};
   files_.forget_writes();
   refresh();
+}
+
+void Runtime::restart_waiting() {
+  drop_capture();
+  captured_ = false;
+  captured_timeline_ = Timeline{};
+}
+
+// Written in the captured iteration: a later capture, dropped or still
+// going, may have changed the flags since.
+std::vector<VariableSeen> Runtime::captured_variables() const {
+  std::vector<VariableSeen> variables = files_.variables();
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    variables[v].written = v < captured_written_.size() && captured_written_[v];
+  }
+  return variables;
 }
 
 void Runtime::finish() {
@@ -142,6 +177,10 @@ void Runtime::collective(const CollectiveEvent& event) {
 
 void Runtime::file_io(const FileIoEvent& event) {
   for (const auto& s : services_) s->on_file_io(*this, event);
+}
+
+void Runtime::call_seen(const CallSeen& event) {
+  for (const auto& s : services_) s->on_call(*this, event);
 }
 
 double Runtime::time_file_io(double io_s, double wall_s) {

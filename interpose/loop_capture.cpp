@@ -1,0 +1,81 @@
+#include "interpose/loop_capture.hpp"
+
+#include <algorithm>
+
+#include "interpose/boundary_counter.hpp"
+#include "interpose/clock.hpp"
+#include "interpose/runtime.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+// Automatic detection stops, and the wrappers go back to calling PMPI_
+// alone, once the captured loop has repeated kConcludeRepetitions times over
+// kConcludeSeconds and taken kConcludeShare of the run so far: a later loop
+// would have to take longer than that to be the one where the time goes
+// (docs/interpose.md, "Which iteration").
+constexpr std::int64_t kConcludeRepetitions = 20;
+constexpr double kConcludeSeconds = 2.0;
+constexpr double kConcludeShare = 0.8;
+
+}  // namespace
+
+void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
+  detector_.observe(signature, static_cast<int>(fn), rt.last_exit());
+  const PeriodDetector::Loop* live = detector_.live();
+  const bool in_captured = live != nullptr && captured_ && live->id == captured_loop_.id;
+  if (in_captured) captured_loop_ = *live;
+  if (rt.capturing()) {
+    if (live == nullptr || live->id != capture_loop_) {
+      rt.drop_capture();  // the loop broke off before a whole period
+    } else if (detector_.calls() == capture_end_call_) {
+      captured_loop_ = *live;
+      captured_ = true;
+      rt.keep_capture();
+    }
+    return;
+  }
+  if (live == nullptr) return;
+  if (live->id == detector_.best().id && !in_captured) {
+    capture_loop_ = live->id;
+    capture_end_call_ = detector_.calls() + live->period;
+    rt.begin_capture();
+  } else if (in_captured && live->repetitions() >= kConcludeRepetitions && live->seconds() >= kConcludeSeconds &&
+             live->seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
+    conclude(rt);
+  }
+}
+
+void LoopCapture::conclude(Runtime& rt) {
+  detecting_ = false;
+  concluded_at_ = rt.last_exit();
+  count_boundaries();
+  rt.stop_capturing();
+}
+
+// The run's iterations: the captured loop's, counted by the detector to
+// here, and from here on by the wrappers, with one compare a call
+// (boundary_counter.hpp).
+void LoopCapture::count_boundaries() const {
+  const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  if (captured_ && b.per_period > 0) interpose::count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
+}
+
+void LoopCapture::finish(Runtime& rt) {
+  if (detecting_) count_boundaries();  // the loop's whole count, as the detector saw it
+  if (!captured_ || !rt.captured()) return;
+  // How sure the capture is: the loop's repetitions, and its share of the
+  // run, from MPI_Init to now. Once detection concluded, the loop is taken
+  // to go on at the pace it had then, for the iterations counted since.
+  const double run = now_s() - started_at_;
+  double loop = captured_loop_.seconds();
+  const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  if (concluded_at_ >= 0 && b.per_period > 0) {
+    const std::int64_t then = std::max<std::int64_t>(1, b.seen / b.per_period);
+    loop *= static_cast<double>(std::max(then, boundaries_counted())) / static_cast<double>(then);
+  }
+  rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0});
+}
+
+}  // namespace mheta::interpose
