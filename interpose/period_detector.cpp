@@ -1,6 +1,7 @@
 #include "interpose/period_detector.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mheta::interpose {
 
@@ -61,7 +62,13 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
         confirm(c);
       }
     } else {
-      if (in_loop) c.break_at = i;
+      if (in_loop) {
+        // A loop that breaks at regular distances is the inner loop of an
+        // outer one of that period (whose calls may all recur within it).
+        if (c.last_break >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.last_break, kMaxPeriod + 1)));
+        c.last_break = i;
+        c.break_at = i;
+      }
       c.run = 0;
     }
     // A loop whose calls have not resumed within kResumeWithin periods of
@@ -118,6 +125,7 @@ void PeriodDetector::confirm(Candidate& c) {
     c.loop.end_call = end;
     c.loop.end_time = end_time;
     c.loop.fit_calls += stretch;
+    ++c.loop.breaks;
     c.loop.boundary.seen += boundary_of(c.period, stretch, c.loop.boundary.kind).seen;
   } else {
     retire(c);
@@ -125,26 +133,60 @@ void PeriodDetector::confirm(Candidate& c) {
     loop.id = next_id_++;
     loop.period = c.period;
     loop.content = content;
-    loop.first_call = end - stretch;
+    // The candidate was proposed late (an outer period is known only once
+    // it has been seen): the loop began where its pattern began.
+    loop.first_call = extend_back(c.period, end - stretch);
     loop.end_call = end;
-    loop.fit_calls = stretch;
+    loop.fit_calls = end - loop.first_call;
     loop.start_time = times_[at(loop.first_call > 0 ? loop.first_call - 1 : 0)];
     loop.end_time = end_time;
-    loop.boundary = boundary_of(c.period, stretch, -1);
+    loop.boundary = boundary_of(c.period, loop.fit_calls, -1);
     c.loop = loop;
   }
   c.break_at = -1;
 }
 
-// Ties (the same stretch seen as an inner loop and the outer one around it)
-// go to the longer period: the outer iteration holds the inner loop.
+// Where the calls before `first` go on repeating with `period`, the loop
+// began earlier; as far back as the ring holds them.
+std::int64_t PeriodDetector::extend_back(int period, std::int64_t first) const {
+  const std::int64_t oldest = std::max<std::int64_t>(0, calls_ - kRing + 1);
+  while (first - 1 >= oldest && first - 1 + period < calls_ &&
+         signatures_[at(first - 1)] == signatures_[at(first - 1 + period)]) {
+    --first;
+  }
+  return first;
+}
+
+// Whether loop a explains the run's time better than loop b (kSameTime,
+// kOccasional).
+bool PeriodDetector::better(const Loop& a, const Loop& b) const {
+  if (b.id == 0) return true;
+  const double most = std::max(a.seconds(), b.seconds());
+  if (std::abs(a.seconds() - b.seconds()) > kSameTime * most) return a.seconds() > b.seconds();
+  if (a.period == b.period) return a.seconds() > b.seconds();
+  const Loop& inner = a.period < b.period ? a : b;
+  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * (inner.breaks + 1);
+  return occasional ? &inner == &a : &inner != &a;
+}
+
 void PeriodDetector::note_time(int slot) {
   if (slot == best_slot_) return;
-  const Loop& loop = candidates_[static_cast<std::size_t>(slot)].loop;
-  const Loop& best = this->best();
-  if (loop.seconds() > best.seconds() || (loop.seconds() == best.seconds() && loop.period > best.period)) {
-    best_slot_ = slot;
+  if (better(candidates_[static_cast<std::size_t>(slot)].loop, best())) best_slot_ = slot;
+}
+
+bool PeriodDetector::running(std::int64_t id) const {
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id && id != 0) return c.break_at < 0;
   }
+  return false;
+}
+
+const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {
+  if (id == 0) return nullptr;
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id) return &c.loop;
+  }
+  return best().id == id ? &best() : nullptr;
 }
 
 // A candidate no longer follows its period.

@@ -28,6 +28,13 @@ class PeriodDetector {
   static constexpr int kRepeats = 3;       // whole periods seen before a stretch is a loop
   static constexpr int kCandidates = 8;    // periods followed at once
   static constexpr int kResumeWithin = 4;  // periods a loop may break for and still be the same loop
+  // Two loops whose times differ by less than this share took the same time
+  // (an outer loop and the inner one it holds): the one with the longer
+  // period wins, unless the shorter one runs on for kOccasional repetitions
+  // or more between its breaks: then the breaks are an occasional call in
+  // its body (a residual reduced every 25th iteration), not an outer loop.
+  static constexpr double kSameTime = 0.05;
+  static constexpr int kOccasional = 20;
 
   // Where iterations end in a loop: at every `per_period`-th call of `kind`,
   // the kind of call the period holds fewest of (ties: the earliest in the
@@ -52,6 +59,7 @@ class PeriodDetector {
     double start_time = 0;         // when its first call ended
     double end_time = 0;           // when its last call ended
     Boundary boundary;
+    std::int64_t breaks = 0;  // times it broke off and resumed
     std::int64_t repetitions() const { return period > 0 ? fit_calls / period : 0; }
     double seconds() const { return end_time - start_time; }
   };
@@ -66,6 +74,10 @@ class PeriodDetector {
   // The loop the calls are in now (nullptr: none). Of several (p and 2p, an
   // inner and an outer loop), the one whose current stretch is longest.
   const Loop* live() const;
+  // A loop still followed, or the best one (nullptr: gone).
+  const Loop* find(std::int64_t id) const;
+  // Whether the calls are in loop `id` now (not in a break of it).
+  bool running(std::int64_t id) const;
   // The loop that has taken the most time so far (id 0: none yet).
   const Loop& best() const {
     return best_slot_ < 0 ? best_ : candidates_[static_cast<std::size_t>(best_slot_)].loop;
@@ -77,6 +89,7 @@ class PeriodDetector {
     int period = 0;          // 0: free
     std::int64_t run = 0;    // consecutive calls equal to the call `period` before them
     std::int64_t break_at = -1;  // the call that ended the loop's last stretch (-1: in one, or none)
+    std::int64_t last_break = -1;  // the break before, whose distance to this one may be an outer period
     Loop loop;               // id 0: not yet a loop
   };
   struct LastSeen {
@@ -88,6 +101,8 @@ class PeriodDetector {
   void propose(int period);
   void confirm(Candidate& c);
   void note_time(int slot);
+  bool better(const Loop& a, const Loop& b) const;
+  std::int64_t extend_back(int period, std::int64_t first) const;
   void retire(Candidate& c);
   void drop(Candidate& c);
   std::uint64_t content_of(int period) const;

@@ -133,24 +133,56 @@ TEST(PeriodDetector, AFirstIterationUnlikeTheRest) {
   EXPECT_NEAR(r.d.best().seconds(), 36 * kMs + 3 * kMs, 1e-9);
 }
 
-// A body that changes now and then (a residual reduced every seventh
+// A body that changes now and then (a residual reduced every 25th
 // iteration) is one loop over the whole run, not a new loop after every
-// change; its repetitions leave out only the calls around the breaks.
-TEST(PeriodDetector, ASlowlyChangingBodyStaysOneLoop) {
+// change, nor a 25-iteration loop: it runs on for kOccasional repetitions
+// or more between its breaks. Its repetitions leave out only the calls
+// around the breaks.
+TEST(PeriodDetector, AnOccasionalExtraCallLeavesOneLoop) {
   Rank r;
   const std::vector<int> iteration = {1, 2, 2, 3};
   std::int64_t first = 0;
-  for (int it = 0; it < 70; ++it) {
+  for (int it = 0; it < 150; ++it) {
     r.calls(iteration, kMs);
-    if (it % 7 == 6) r.call(8, kMs);
+    if (it % 25 == 24) r.call(8, kMs);
     if (it == 10) first = r.d.best().id;
   }
   ASSERT_NE(first, 0);
   EXPECT_EQ(r.d.best().id, first);
   EXPECT_EQ(r.d.best().period, 4);
-  EXPECT_GT(r.d.best().repetitions(), 40);
-  EXPECT_LE(r.d.best().repetitions(), 70);
+  EXPECT_GT(r.d.best().repetitions(), 130);
+  EXPECT_LE(r.d.best().repetitions(), 150);
   EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
+}
+
+// The same shape with a break every 7th iteration is an outer loop of 7
+// inner iterations and a call of its own, like a time step around a solver
+// of 7 iterations: the outer iteration wins, found from the distance
+// between the inner loop's breaks.
+TEST(PeriodDetector, FrequentBreaksMakeAnOuterLoop) {
+  Rank r;
+  const std::vector<int> iteration = {1, 2, 2, 3};
+  for (int it = 0; it < 70; ++it) {
+    r.calls(iteration, kMs);
+    if (it % 7 == 6) r.call(8, kMs);
+  }
+  EXPECT_EQ(r.d.best().period, 7 * 4 + 1);
+  EXPECT_EQ(r.d.best().boundary.kind, 8);
+  EXPECT_EQ(r.d.best().boundary.seen, 10);
+}
+
+// A solver's inner loop whose calls are all alike (every receive posted
+// with MPI_ANY_TAG, a worker's task loop): no call is once an outer
+// iteration, so the outer period is proposed by the distance between the
+// inner loop's breaks.
+TEST(PeriodDetector, AnOuterLoopOfCallsAllAlike) {
+  Rank r;
+  for (int step = 0; step < 20; ++step) {
+    for (int task = 0; task < 12; ++task) r.calls({1, 2}, kMs);  // receive a task, send its result
+    r.call(1, kMs);                                              // receive "step done"
+  }
+  EXPECT_EQ(r.d.best().period, 25);
+  EXPECT_GT(r.d.best().seconds(), 0.95 * r.now);
 }
 
 // Every call twice an iteration (a halo exchange whose sends and receives
