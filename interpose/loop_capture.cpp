@@ -23,26 +23,28 @@ constexpr double kConcludeShare = 0.8;
 
 void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
   detector_.observe(signature, static_cast<int>(fn), rt.last_exit());
-  const PeriodDetector::Loop* live = detector_.live();
-  const bool in_captured = live != nullptr && captured_ && live->id == captured_loop_.id;
-  if (in_captured) captured_loop_ = *live;
+  // The captured loop's figures, by its id, whichever loop the calls are in.
+  if (captured_) {
+    if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;
+  }
   if (rt.capturing()) {
-    if (live == nullptr || live->id != capture_loop_) {
+    if (!detector_.running(capture_loop_)) {
       rt.drop_capture();  // the loop broke off before a whole period
     } else if (detector_.calls() == capture_end_call_) {
-      captured_loop_ = *live;
+      captured_loop_ = *detector_.find(capture_loop_);
       captured_ = true;
       rt.keep_capture();
     }
     return;
   }
-  if (live == nullptr) return;
-  if (live->id == detector_.best().id && !in_captured) {
-    capture_loop_ = live->id;
-    capture_end_call_ = detector_.calls() + live->period;
+  const PeriodDetector::Loop& best = detector_.best();
+  if (!detector_.running(best.id)) return;
+  if (!captured_ || best.id != captured_loop_.id) {
+    capture_loop_ = best.id;
+    capture_end_call_ = detector_.calls() + best.period;
     rt.begin_capture();
-  } else if (in_captured && live->repetitions() >= kConcludeRepetitions && live->seconds() >= kConcludeSeconds &&
-             live->seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
+  } else if (best.repetitions() >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
+             best.seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
     conclude(rt);
   }
 }
