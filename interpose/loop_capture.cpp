@@ -11,8 +11,9 @@ namespace mheta::interpose {
 namespace {
 
 // Automatic detection stops, and the wrappers go back to calling PMPI_
-// alone, once the captured loop has repeated kConcludeRepetitions times over
-// kConcludeSeconds and taken kConcludeShare of the run so far: a later loop
+// alone, once the captured loop has repeated kConcludeRepetitions times in a
+// row (an inner loop that breaks off every outer iteration never does), over
+// kConcludeSeconds, and taken kConcludeShare of the run so far: a later loop
 // would have to take longer than that to be the one where the time goes
 // (docs/interpose.md, "Which iteration").
 constexpr std::int64_t kConcludeRepetitions = 20;
@@ -28,7 +29,7 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
     if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;
   }
   if (rt.capturing()) {
-    if (!detector_.running(capture_loop_)) {
+    if (detector_.unbroken(capture_loop_) == 0) {
       rt.drop_capture();  // the loop broke off before a whole period
     } else if (detector_.calls() == capture_end_call_) {
       captured_loop_ = *detector_.find(capture_loop_);
@@ -38,12 +39,13 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
     return;
   }
   const PeriodDetector::Loop& best = detector_.best();
-  if (!detector_.running(best.id)) return;
+  const std::int64_t unbroken = detector_.unbroken(best.id);
+  if (unbroken == 0) return;
   if (!captured_ || best.id != captured_loop_.id) {
     capture_loop_ = best.id;
     capture_end_call_ = detector_.calls() + best.period;
     rt.begin_capture();
-  } else if (best.repetitions() >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
+  } else if (unbroken >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
              best.seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
     conclude(rt);
   }

@@ -165,7 +165,7 @@ bool PeriodDetector::better(const Loop& a, const Loop& b) const {
   if (std::abs(a.seconds() - b.seconds()) > kSameTime * most) return a.seconds() > b.seconds();
   if (a.period == b.period) return a.seconds() > b.seconds();
   const Loop& inner = a.period < b.period ? a : b;
-  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * (inner.breaks + 1);
+  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * inner.breaks;
   return occasional ? &inner == &a : &inner != &a;
 }
 
@@ -174,11 +174,11 @@ void PeriodDetector::note_time(int slot) {
   if (better(candidates_[static_cast<std::size_t>(slot)].loop, best())) best_slot_ = slot;
 }
 
-bool PeriodDetector::running(std::int64_t id) const {
+std::int64_t PeriodDetector::unbroken(std::int64_t id) const {
   for (const Candidate& c : candidates_) {
-    if (c.loop.id == id && id != 0) return c.break_at < 0;
+    if (c.loop.id == id && id != 0) return c.break_at < 0 ? (c.run + c.period) / c.period : 0;
   }
-  return false;
+  return 0;
 }
 
 const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {

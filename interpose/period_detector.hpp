@@ -76,8 +76,9 @@ class PeriodDetector {
   const Loop* live() const;
   // A loop still followed, or the best one (nullptr: gone).
   const Loop* find(std::int64_t id) const;
-  // Whether the calls are in loop `id` now (not in a break of it).
-  bool running(std::int64_t id) const;
+  // The repetitions of loop `id` since it last broke off, the calls being in
+  // it now (0: they are not).
+  std::int64_t unbroken(std::int64_t id) const;
   // The loop that has taken the most time so far (id 0: none yet).
   const Loop& best() const {
     return best_slot_ < 0 ? best_ : candidates_[static_cast<std::size_t>(best_slot_)].loop;
