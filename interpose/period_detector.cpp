@@ -66,6 +66,8 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
         // A loop that breaks at regular distances is the inner loop of an
         // outer one of that period (whose calls may all recur within it).
         if (c.last_break >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.last_break, kMaxPeriod + 1)));
+        if (c.break_before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.break_before, kMaxPeriod + 1)));
+        c.break_before = c.last_break;
         c.last_break = i;
         c.break_at = i;
       }

@@ -90,7 +90,11 @@ class PeriodDetector {
     int period = 0;          // 0: free
     std::int64_t run = 0;    // consecutive calls equal to the call `period` before them
     std::int64_t break_at = -1;  // the call that ended the loop's last stretch (-1: in one, or none)
-    std::int64_t last_break = -1;  // the break before, whose distance to this one may be an outer period
+    // The two breaks before: the distance to either may be an outer period
+    // (an outer iteration holding one inner loop, or two: a lower and an
+    // upper sweep).
+    std::int64_t last_break = -1;
+    std::int64_t break_before = -1;
     Loop loop;               // id 0: not yet a loop
   };
   struct LastSeen {

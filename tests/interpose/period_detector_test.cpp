@@ -185,6 +185,23 @@ TEST(PeriodDetector, AnOuterLoopOfCallsAllAlike) {
   EXPECT_GT(r.d.best().seconds(), 0.95 * r.now);
 }
 
+// A pipelined wavefront: each iteration a lower sweep (receive from above,
+// send below, block by block) and an upper one (the other way), every call
+// many times an iteration, and a residual reduced every 25th iteration. The
+// iteration is found from the breaks of the sweeps' loops, and it is the
+// loop captured, not 25 iterations and the reduction.
+TEST(PeriodDetector, AWavefrontOfTwoSweeps) {
+  Rank r;
+  for (int it = 1; it <= 150; ++it) {
+    for (int block = 0; block < 8; ++block) r.calls({1, 2}, kMs);
+    for (int block = 0; block < 8; ++block) r.calls({3, 4}, kMs);
+    if (it % 25 == 0) r.call(9, kMs);
+  }
+  EXPECT_EQ(r.d.best().period, 32);
+  EXPECT_GT(r.d.best().repetitions(), 130);
+  EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
+}
+
 // Every call twice an iteration (a halo exchange whose sends and receives
 // come in mirrored order): found from the call before last.
 TEST(PeriodDetector, EveryCallTwiceAnIteration) {
