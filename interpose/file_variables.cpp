@@ -74,6 +74,11 @@ void FileVariables::note_write(int variable) {
   if (variable >= 0) variables_[static_cast<std::size_t>(variable)].written = true;
 }
 
+void FileVariables::forget_writes() {
+  last_write_.clear();
+  for (VariableSeen& v : variables_) v.written = false;
+}
+
 void FileVariables::add_to_last_write(Timeline& timeline, int variable, double seconds) {
   const auto it = last_write_.find(variable);
   if (it != last_write_.end()) timeline.add_io_seconds(it->second, true, seconds);

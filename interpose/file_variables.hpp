@@ -44,8 +44,9 @@ class FileVariables {
   // block through a buffer then repeats once an iteration, not once a
   // chunk, and one appending at growing offsets still repeats.
   int offset_step(MPI_File fh, MPI_Offset offset);
-  // A new capture: no write recorded yet.
-  void forget_writes() { last_write_.clear(); }
+  // A new capture: no write recorded yet, no variable written in it (a
+  // setup loop captured before may have written the input).
+  void forget_writes();
   const std::vector<VariableSeen>& variables() const { return variables_; }
 
  private:
