@@ -42,6 +42,7 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
   const std::int64_t unbroken = detector_.unbroken(best.id);
   if (unbroken == 0) return;
   if (!captured_ || best.id != captured_loop_.id) {
+    if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
     capture_loop_ = best.id;
     capture_end_call_ = detector_.calls() + best.period;
     rt.begin_capture();

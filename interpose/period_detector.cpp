@@ -128,6 +128,7 @@ void PeriodDetector::confirm(Candidate& c) {
     c.loop.end_time = end_time;
     c.loop.fit_calls += stretch;
     ++c.loop.breaks;
+    c.stretch_first = end - stretch;
     c.loop.boundary.seen += boundary_of(c.period, stretch, c.loop.boundary.kind).seen;
   } else {
     retire(c);
@@ -144,6 +145,7 @@ void PeriodDetector::confirm(Candidate& c) {
     loop.end_time = end_time;
     loop.boundary = boundary_of(c.period, loop.fit_calls, -1);
     c.loop = loop;
+    c.stretch_first = loop.first_call;
   }
   c.break_at = -1;
 }
@@ -181,6 +183,13 @@ std::int64_t PeriodDetector::unbroken(std::int64_t id) const {
     if (c.loop.id == id && id != 0) return c.break_at < 0 ? (c.run + c.period) / c.period : 0;
   }
   return 0;
+}
+
+bool PeriodDetector::at_period_start(std::int64_t id) const {
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id && id != 0) return c.break_at < 0 && (calls_ - c.stretch_first) % c.period == 0;
+  }
+  return false;
 }
 
 const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {

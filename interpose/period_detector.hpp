@@ -79,6 +79,11 @@ class PeriodDetector {
   // The repetitions of loop `id` since it last broke off, the calls being in
   // it now (0: they are not).
   std::int64_t unbroken(std::int64_t id) const;
+  // Whether the next call begins a period of loop `id` where its current
+  // stretch began: the program's own iteration start (its first call in the
+  // loop), the same on every rank, so that captures of different ranks hold
+  // the same iteration's messages in the same order.
+  bool at_period_start(std::int64_t id) const;
   // The loop that has taken the most time so far (id 0: none yet).
   const Loop& best() const {
     return best_slot_ < 0 ? best_ : candidates_[static_cast<std::size_t>(best_slot_)].loop;
@@ -95,6 +100,7 @@ class PeriodDetector {
     // upper sweep).
     std::int64_t last_break = -1;
     std::int64_t break_before = -1;
+    std::int64_t stretch_first = 0;  // the first call of the loop's current stretch
     Loop loop;               // id 0: not yet a loop
   };
   struct LastSeen {

@@ -41,6 +41,23 @@ TEST(PeriodDetector, ALoopAfterThreeRepetitions) {
   EXPECT_NEAR(r.d.best().seconds(), 15 * kMs, 1e-9);
 }
 
+// A capture begins where the program's iteration begins, whichever call
+// the loop was found at: after a setup call that is no part of it, at its
+// first call (1), every period.
+TEST(PeriodDetector, PeriodsStartWhereTheLoopBegan) {
+  Rank r;
+  r.call(9, kMs);
+  for (int it = 0; it < 4; ++it) r.calls({1, 2, 3}, kMs);
+  const std::int64_t id = r.d.best().id;
+  EXPECT_TRUE(r.d.at_period_start(id));
+  r.call(1, kMs);
+  EXPECT_FALSE(r.d.at_period_start(id));
+  r.call(2, kMs);
+  EXPECT_FALSE(r.d.at_period_start(id));
+  r.call(3, kMs);
+  EXPECT_TRUE(r.d.at_period_start(id));
+}
+
 TEST(PeriodDetector, TheSmallestPeriodAndNotItsMultiples) {
   Rank r;
   for (int i = 0; i < 60; ++i) r.call(1 + i % 2, kMs);
