@@ -33,6 +33,40 @@ void CaptureService::on_finish(Runtime& rt) {
 
 bool CaptureService::follows_calls(const Runtime& rt) const { return rt.phase() != Phase::done; }
 
+namespace {
+
+// The calls whose handlers tell on_call (dispatch.cpp): not the wait/test
+// calls, whose number varies, nor the setup of requests, files and
+// communicators, nor probes.
+bool seen_by_detection(Fn fn) {
+  if (fn == Fn::count_) return false;  // a program mark
+  switch (fn_category(fn)) {
+    case Category::send:
+    case Category::recv:
+    case Category::sendrecv:
+    case Category::isend:
+    case Category::irecv:
+    case Category::start:
+    case Category::collective:
+    case Category::icollective:
+    case Category::file_read:
+    case Category::file_write:
+    case Category::file_iread:
+    case Category::file_iwrite:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void CaptureService::before_call(Runtime& rt, Fn fn, ComputeSection& section) {
+  if (mode_ != CaptureMode::automatic || !loop_.detecting() || !seen_by_detection(fn)) return;
+  std::lock_guard lock(rt.mutex());
+  loop_.before_seen_call(rt, section.seconds);
+}
+
 // Automatic detection sees every call; in call: mode the named function's
 // calls end iterations.
 void CaptureService::on_call(Runtime& rt, const CallSeen& e) {

@@ -20,6 +20,7 @@ class CaptureService final : public Service {
   void on_finish(Runtime& rt) override;
   bool keeps_engaged(const Runtime& rt) const override { return follows_calls(rt); }
   bool follows_calls(const Runtime& rt) const override;
+  void before_call(Runtime& rt, Fn fn, ComputeSection& section) override;
   void on_call(Runtime& rt, const CallSeen& e) override;
   void on_program_mark(Runtime& rt) override;
   void on_pcontrol(Runtime& rt, int level) override;

@@ -28,13 +28,10 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
   if (captured_) {
     if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;
   }
-  if (rt.capturing()) {
+  if (rt.capturing() || begin_pending_) {
     if (detector_.unbroken(capture_loop_) == 0) {
-      rt.drop_capture();  // the loop broke off before a whole period
-    } else if (detector_.calls() == capture_end_call_) {
-      captured_loop_ = *detector_.find(capture_loop_);
-      captured_ = true;
-      rt.keep_capture();
+      begin_pending_ = false;
+      if (rt.capturing()) rt.drop_capture();  // the loop broke off before a whole period
     }
     return;
   }
@@ -45,10 +42,21 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
     if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
     capture_loop_ = best.id;
     capture_end_call_ = detector_.calls() + best.period;
-    rt.begin_capture();
+    begin_pending_ = true;
   } else if (unbroken >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
              best.seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
     conclude(rt);
+  }
+}
+
+void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    rt.begin_capture();
+  } else if (rt.capturing() && detector_.calls() == capture_end_call_) {
+    captured_loop_ = *detector_.find(capture_loop_);
+    captured_ = true;
+    rt.keep_capture(compute_s);
   }
 }
 

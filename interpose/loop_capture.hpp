@@ -26,6 +26,12 @@ class LoopCapture {
   void stop() { detecting_ = false; }
   // A call detection sees returned (mutex() held).
   void observe(Runtime& rt, Fn fn, std::uint64_t signature);
+  // A call detection sees is about to run, after `compute_s` of compute
+  // (mutex() held). A period runs from its first call to the next period's
+  // first call: the wait and test calls after its last call (which
+  // detection does not see) complete its own requests, so the capture
+  // begins and ends here, just before a call detection sees, not after one.
+  void before_seen_call(Runtime& rt, double compute_s);
   // MPI_Finalize: the run's iterations and how sure the capture is, for
   // the profile.
   void finish(Runtime& rt);
@@ -40,6 +46,7 @@ class LoopCapture {
   bool captured_ = false;
   std::int64_t capture_loop_ = 0;  // the loop being captured
   std::int64_t capture_end_call_ = -1;
+  bool begin_pending_ = false;  // the capture begins before the next call detection sees
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)

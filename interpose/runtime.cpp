@@ -61,9 +61,12 @@ double Runtime::enter(Fn fn) {
   section.wall_s = t - last_exit_;
   section.seconds = section.wall_s;
   if (measures_cpu_) section.cpu_s = cpu_since_leave();
+  // A capture a service begins at this call begins after its compute; one
+  // it ends here took it itself (loop_capture.hpp).
+  const bool was_capturing = capturing();
   for (const auto& s : services_) s->before_call(*this, fn, section);
   if (measures_cpu_) t = now_s();  // after the emulated compute was slept
-  if (phase_ == Phase::capturing) {
+  if (was_capturing && capturing()) {
     std::lock_guard lock(mutex_);
     timeline_.add_compute(section.seconds);
   }
@@ -99,8 +102,8 @@ void Runtime::begin_capture() {
   refresh();
 }
 
-void Runtime::keep_timeline() {
-  timeline_.add_compute(compute_since_leave());
+void Runtime::keep_timeline(double compute_s) {
+  timeline_.add_compute(compute_s);
   captured_timeline_ = std::move(timeline_);
   timeline_ = Timeline{};
   captured_written_.clear();
@@ -109,14 +112,14 @@ void Runtime::keep_timeline() {
 }
 
 void Runtime::end_capture(bool collective_point) {
-  keep_timeline();
+  keep_timeline(compute_since_leave());
   phase_ = Phase::done;
   refresh();
   for (const auto& s : services_) s->on_capture_end(*this, collective_point);
 }
 
-void Runtime::keep_capture() {
-  keep_timeline();
+void Runtime::keep_capture(double compute_s) {
+  keep_timeline(compute_s);
   phase_ = Phase::waiting;
   for (const auto& s : services_) s->on_capture_end(*this, false);
 }

@@ -74,10 +74,11 @@ class Runtime {
   void capture_near();
   void begin_capture();
   void end_capture(bool collective_point);
-  // An automatic capture took a whole period: it is kept for the profile,
-  // and the core waits again (a loop that takes more time may replace it);
-  // the services hear of its end as of any, at no point every rank reaches.
-  void keep_capture();
+  // An automatic capture took a whole period, ending with `compute_s`
+  // before the call it ends at: it is kept for the profile, and the core
+  // waits again (a loop that takes more time may replace it); the services
+  // hear of its end as of any, at no point every rank reaches.
+  void keep_capture(double compute_s);
   // Nothing more is to be captured (automatic detection concluded); a kept
   // capture stays.
   void stop_capturing();
@@ -118,7 +119,7 @@ class Runtime {
   void pcontrol(int level);
 
  private:
-  void keep_timeline();
+  void keep_timeline(double compute_s);
 
   std::mutex mutex_;
   Settings settings_;
