@@ -106,6 +106,7 @@ def check_program(entry, args, tmp):
     with open(profile) as f:
         p = json.load(f)
     record["iterations_counted"] = p.get("iterations")
+    record["capture"] = p.get("capture")  # how sure an automatic capture is (absent in other modes)
     dist = os.path.join(tmp, "dist.txt")
     with open(dist, "w") as f:
         f.write("\n".join(str(r) for r in p["distribution"]) + "\n")
@@ -137,6 +138,9 @@ def describe(record, entry):
     text += "; predicted %.3e s, difference %.1f%% (%s %.0f%%); iterations counted %s / real %d" % (
         record["predicted_s"], 100 * record["error"], "enforced" if entry.accuracy_enforced else "target",
         100 * entry.tolerance, record["iterations_counted"], record["iterations_real"])
+    if record.get("capture"):
+        text += "; capture: %d repetitions, %.0f%% of the run" % (record["capture"]["repetitions"],
+                                                                   100 * record["capture"]["time_share"])
     return text
 
 
