@@ -150,6 +150,30 @@ static void pcoll(int rank, int size, double latency) {
 #endif
 }
 
+/* World rank 0, 40 ms of compute ahead, sends a message on `comm` to its
+ * peer 0 there (world rank 1; on an intercommunicator, the remote group's
+ * first), then its send time on MPI_COMM_WORLD: world rank 1 prints the
+ * message's checksum and how long after its sending it arrived. */
+static void timed_message(MPI_Comm comm, int rank, int tag, const char* name, double latency) {
+  int data[kCount];
+  if (rank == 0) {
+    compute_for(0.04);
+    double sent = MPI_Wtime();
+    fill(data, tag);
+    int inter = 0;
+    MPI_Comm_test_inter(comm, &inter);
+    MPI_Send(data, kCount, MPI_INT, inter ? 0 : 1, tag, comm);
+    MPI_Send(&sent, 1, MPI_DOUBLE, 1, tag + 1, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    double sent = 0;
+    MPI_Recv(data, kCount, MPI_INT, 0, tag, comm, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("%s: checksum %ld\n", name, checksum(data, kCount));
+    fprintf(stderr, "%s_delay_s=%.9f expected_%s_delay_s=%.9f\n", name, arrived - sent, name, latency);
+  }
+}
+
 /* A message on a communicator duplicated without blocking arrives L after
  * it was sent, though the receiver is 20 ms of compute behind. */
 static void idup(int rank, double latency) {
@@ -158,21 +182,7 @@ static void idup(int rank, double latency) {
   MPI_Comm_idup(MPI_COMM_WORLD, &dup, &request);
   compute_for(0.01 * (rank + 1));
   MPI_Wait(&request, MPI_STATUS_IGNORE);
-  int data[kCount];
-  if (rank == 0) {
-    compute_for(0.04);
-    double sent = MPI_Wtime();
-    fill(data, 5);
-    MPI_Send(data, kCount, MPI_INT, 1, 8, dup);
-    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 9, MPI_COMM_WORLD);
-  } else if (rank == 1) {
-    double sent = 0;
-    MPI_Recv(data, kCount, MPI_INT, 0, 8, dup, MPI_STATUS_IGNORE);
-    const double arrived = MPI_Wtime();
-    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("idup: checksum %ld\n", checksum(data, kCount));
-    fprintf(stderr, "idup_delay_s=%.9f expected_idup_delay_s=%.9f\n", arrived - sent, latency);
-  }
+  timed_message(dup, rank, 8, "idup", latency);
   MPI_Comm_free(&dup);
 }
 
@@ -184,21 +194,7 @@ static void fromgroup(int rank, int size, double latency) {
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   MPI_Comm all;
   MPI_Comm_create_from_group(world, "mheta.followed_calls", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &all);
-  int data[kCount];
-  if (rank == 0) {
-    compute_for(0.04);
-    double sent = MPI_Wtime();
-    fill(data, 6);
-    MPI_Send(data, kCount, MPI_INT, 1, 10, all);
-    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 11, MPI_COMM_WORLD);
-  } else if (rank == 1) {
-    double sent = 0;
-    MPI_Recv(data, kCount, MPI_INT, 0, 10, all, MPI_STATUS_IGNORE);
-    const double arrived = MPI_Wtime();
-    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("fromgroup: checksum %ld\n", checksum(data, kCount));
-    fprintf(stderr, "fromgroup_delay_s=%.9f expected_fromgroup_delay_s=%.9f\n", arrived - sent, latency);
-  }
+  timed_message(all, rank, 10, "fromgroup", latency);
   MPI_Comm_free(&all);
   /* Even ranks to odd ones: local rank 0 of each side exchanges. */
   int evens[64], odds[64], n_even = 0, n_odd = 0;
@@ -213,20 +209,7 @@ static void fromgroup(int rank, int size, double latency) {
   const int even = rank % 2 == 0;
   MPI_Intercomm_create_from_groups(even ? even_group : odd_group, 0, even ? odd_group : even_group, 0,
                                    "mheta.followed_calls.inter", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &inter);
-  if (rank == 0) {
-    compute_for(0.04);
-    double sent = MPI_Wtime();
-    fill(data, 7);
-    MPI_Send(data, kCount, MPI_INT, 0, 12, inter); /* to the odd side's rank 0: world rank 1 */
-    MPI_Send(&sent, 1, MPI_DOUBLE, 1, 13, MPI_COMM_WORLD);
-  } else if (rank == 1) {
-    double sent = 0;
-    MPI_Recv(data, kCount, MPI_INT, 0, 12, inter, MPI_STATUS_IGNORE);
-    const double arrived = MPI_Wtime();
-    MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("intercomm fromgroups: checksum %ld\n", checksum(data, kCount));
-    fprintf(stderr, "inter_delay_s=%.9f expected_inter_delay_s=%.9f\n", arrived - sent, latency);
-  }
+  timed_message(inter, rank, 12, "inter", latency);
   MPI_Comm_free(&inter);
   MPI_Group_free(&even_group);
   MPI_Group_free(&odd_group);
