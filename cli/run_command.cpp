@@ -1,5 +1,5 @@
 // mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
-//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin]
+//           [--iterations N] [--row-weights FILE] [--profile OUT] [--accounting OUT] [--wait sleep|spin]
 //           [--launcher L] [--] ./prog args
 //
 // Runs an unmodified MPI program under a launcher with libmheta-interpose.so
@@ -50,6 +50,7 @@ struct RunOptions {
   std::int64_t iterations = 0;
   std::string row_weights;
   std::string profile = env::kDefaultProfile;
+  std::string accounting;
   std::string launcher;
   std::vector<std::string> program;
 };
@@ -144,6 +145,7 @@ int run_program(const RunOptions& o) {
   set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
   set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set(env::kProfile, fs::absolute(o.profile).string());
+  set(env::kAccounting, o.accounting.empty() ? "" : fs::absolute(o.accounting).string());
 
   const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);
   ChildStatus status;
@@ -191,6 +193,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--row-weights", o->row_weights,
                   "Work of each global row, one number a line (MHETA_ROW_WEIGHTS), for the profile's row_weights");
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
+  cmd->add_option("--accounting", o->accounting,
+                  "Where to write every iteration's compute, I/O, communication and waiting per rank "
+                  "(MHETA_ACCOUNTING; default: none)");
   cmd->add_option("--launcher", o->launcher, kLauncherHelp);
   // The program's first word ends mheta's options: `mheta run -n 2 prog --rows 64`
   // gives --rows to prog (cli/command_line.hpp). `--` before it is optional.

@@ -116,6 +116,7 @@ Settings read_settings(int rank) {
   if (const char* d = set_value(env::kDist)) s.dist_path = d;
   read_positive(rank, env::kIterations, "counting the iterations instead", s.stated_iterations);
   if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
+  if (const char* a = set_value(env::kAccounting)) s.accounting_path = a;
   if (const char* e = set_value(env::kEmulate)) {
     try {
       s.emulation = load_emulation(e);

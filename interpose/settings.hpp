@@ -38,6 +38,7 @@ struct Settings {
   std::optional<Emulation> emulation;  // MHETA_EMULATE
   WaitMode wait = WaitMode::spin;      // MHETA_WAIT (default sleep when emulating)
   ClockMode clock = ClockMode::wall;   // MHETA_CLOCK (default virtual when emulating, else wall)
+  std::string accounting_path;         // MHETA_ACCOUNTING; empty: no accounting
 };
 
 // Reads the MHETA_* variables; warnings go to stderr prefixed with the rank.
