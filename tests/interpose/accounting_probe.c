@@ -15,22 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-static double cpu_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static volatile double sink;
-
-static void busy(double seconds) {
-  const double start = cpu_now();
-  double x = 1;
-  while (cpu_now() - start < seconds) {
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  }
-  sink = x;
-}
+#include "tests/common/cpu_work.h"
 
 static void nap(double seconds) {
   struct timespec t = {0, (long)(seconds * 1e9)};
@@ -50,10 +35,10 @@ int main(int argc, char** argv) {
   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
   enum { kBytes = 1 << 20 };
   char* buffer = calloc(kBytes, 1);
-  const double cpu_start = cpu_now();
+  const double cpu_start = cpu_seconds();
   for (int it = 0; it < iterations; ++it) {
     if (strcmp(marks, "pcontrol") == 0) MPI_Pcontrol(1);
-    busy(rank == 0 ? 0.030 : 0.010);
+    compute_for(rank == 0 ? 0.030 : 0.010);
     nap(0.010);
     MPI_File_write_at(fh, 0, buffer, kBytes, MPI_BYTE, MPI_STATUS_IGNORE);
     MPI_File_sync(fh);
@@ -64,7 +49,7 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (strcmp(marks, "mark") == 0) mheta_mark_iteration();
   }
-  printf("{\"rank\":%d,\"cpu_s\":%.6f}\n", rank, cpu_now() - cpu_start);
+  printf("{\"rank\":%d,\"cpu_s\":%.6f}\n", rank, cpu_seconds() - cpu_start);
   MPI_File_close(&fh);
   remove(path);
   free(buffer);

@@ -18,25 +18,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "tests/common/cpu_work.h"
+
 enum { kIoDoubles = 512 * 1024, kRingDoubles = 8192 };
-
-static double cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static volatile double g_sink;
-
-static double compute_for(double seconds) {
-  const double start = cpu_seconds();
-  double x = 1;
-  while (cpu_seconds() - start < seconds) {
-    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
-  }
-  g_sink = x;
-  return cpu_seconds() - start;
-}
 
 static void fixed_work(double* v, int n, int it) {
   for (int r = 0; r < 40; ++r) {
