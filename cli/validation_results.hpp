@@ -35,10 +35,11 @@ struct ValidationRun {
 };
 
 // The model's and the measurement's term of one rank that differ the most:
-// compute, I/O, or communication and waiting together (the model calls the
-// network's share of a receive or a collective communication, the
-// interposer sees it inside the call that waits: docs/validate.md,
-// "Attribution").
+// compute or I/O of any rank, or communication and waiting together of the
+// bottleneck (the rank measured to wait least; the others' waiting follows
+// from its terms). Together, because the model calls the network's share of
+// a receive or a collective communication and the interposer sees it inside
+// the call that waits (docs/validate.md, "Attribution").
 struct TermError {
   std::string term;  // "compute", "I/O", "communication and waiting"
   int rank = 0;
