@@ -430,6 +430,17 @@ def report(args):
             json.dump(synthetic_results(one_run_each=True), f)
         run([args.mheta, "report", results, "-o", html_path])
         check_report_file(html_path, synthetic_results(one_run_each=True))
+        # Results of the second format (repeats, no measured terms) too.
+        second = synthetic_results()
+        second["format"] = "mheta-validation/2"
+        for e in second["distributions"]:
+            for run_ in e.get("runs", []):
+                for key in ("source", "accounted", "ranks"):
+                    run_.pop(key)
+        with open(results, "w") as f:
+            json.dump(second, f)
+        run([args.mheta, "report", results, "-o", html_path])
+        check_report_file(html_path, second)
         with open(results, "w") as f:
             json.dump(synthetic_results(), f)
         run([args.mheta, "report", results, "-o", html_path, "--distribution", "I-C"])
@@ -451,6 +462,17 @@ def bad_input(args):
         result = run([args.mheta, "report", broken, "-o", os.path.join(tmp, "r.html")], expect=3)
         check("broken.json" in result.stderr and "rows[1]" in result.stderr, "names file and field:\n" + result.stderr)
         run([args.mheta, "report", os.path.join(tmp, "missing.json")], expect=3)
+        # A run's measured terms must be five non-negative seconds, its source one of two.
+        for edit, field in ((lambda r: r.update(source="guessed"), "runs[0].source"),
+                            (lambda r: r["ranks"][1].update(io_s=-1), "runs[0].ranks[1].io_s"),
+                            (lambda r: r["ranks"][0].pop("wait_s"), "runs[0].ranks[0]")):
+            doc = synthetic_results()
+            edit(doc["distributions"][0]["runs"][0])
+            with open(broken, "w") as f:
+                json.dump(doc, f)
+            result = run([args.mheta, "report", broken, "-o", os.path.join(tmp, "r.html")], expect=3)
+            check("broken.json" in result.stderr and field in result.stderr,
+                  "names file and field %s:\n%s" % (field, result.stderr))
         run([args.mheta, "validate", "-n", "2", "--app", "'unclosed", "-o", os.path.join(tmp, "v.json")], expect=2)
         failed = run([args.mheta, "validate", "-n", "2", "--app", "/nonexistent/program", "--cluster", broken,
                       "-o", os.path.join(tmp, "v.json")], expect=5)
