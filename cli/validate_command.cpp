@@ -189,7 +189,8 @@ class Validation {
     const auto start = std::chrono::steady_clock::now();
     const fs::path partial = work_ / "profile.partial.json";
     const fs::path data = data_ / "mheta-validate-capture";
-    std::vector<std::string> capture = {"--profile", partial.string()};
+    std::vector<std::string> capture = {"--profile", partial.string(), "--accounting",
+                                        (work_ / "capture.accounting.json").string()};
     if (o_.capture_iteration > 0) {
       capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
     }
@@ -252,12 +253,22 @@ class Validation {
     const fs::path data = data_ / ("mheta-validate-" + id);
     const fs::path records = work_ / "logs" / (id + ".accounting.json");
     fs::remove(records);
-    const std::string out =
-        run_logged(mheta_run({"--capture", "off", "--dist", dist.string(), "--accounting", records.string()},
-                             app_arguments(program_, {dist, data, o_.prefetch})),
-                   id);
+    std::vector<std::string> options = {"--capture", "off", "--dist", dist.string(), "--accounting", records.string()};
+    if (const std::string call = iteration_call(); !call.empty()) options.insert(options.end(), {"--accounting-call", call});
+    const std::string out = run_logged(mheta_run(options, app_arguments(program_, {dist, data, o_.prefetch})), id);
     fs::remove_all(data);
     return measured_run(out, (work_ / "logs" / (id + ".out")).string(), records);
+  }
+
+  // The call that ended the captured run's iterations when the program
+  // marked none (automatic detection's period, docs/interpose.md
+  // "Accounting"), so that the runs with capture off end theirs there too;
+  // empty when marks or MPI_Pcontrol ended them, or nothing did.
+  std::string iteration_call() const {
+    const fs::path records = work_ / "capture.accounting.json";
+    if (!fs::exists(records)) return "";
+    const model::Accounting capture = model::read_accounting(records);
+    return capture.boundary == "call" ? capture.call : "";
   }
 
   // A run's time and terms. The program's iteration lines are its time when
@@ -285,8 +296,9 @@ class Validation {
     }
     if (!run.accounted_s) {
       throw ProgramFailed(log +
-                          ": the program printed no iteration lines and the interposer counted no iterations; mark "
-                          "them (mheta_iteration() from <mheta/marks.h>, or MPI_Pcontrol(1) at the start of each)");
+                          ": the program printed no iteration lines and the interposer counted no iterations (its "
+                          "capture found no repeating loop); mark them (mheta_iteration() from <mheta/marks.h>, or "
+                          "MPI_Pcontrol(1) at the start of each)");
     }
     run.source = "accounted";
     run.actual_s = *run.accounted_s;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <string>
 
 #include "interpose/boundary_counter.hpp"
 #include "interpose/call.hpp"
@@ -58,6 +59,14 @@ const char* boundary_name(int boundary) {
 double AccountingService::now(Runtime& rt) const { return rt.clock().on() ? rt.clock().now() : now_s(); }
 
 void AccountingService::on_start(Runtime& rt) {
+  const Settings& s = rt.settings();
+  // Nothing else counts calls with capture off: the run's iterations are
+  // every k-th call of the function named (a program that does not mark them).
+  if (s.capture == CaptureMode::off && !s.accounting_call.empty()) {
+    for (int f = 0; f < static_cast<int>(Fn::count_); ++f) {
+      if (s.accounting_call == fn_name(static_cast<Fn>(f))) count_boundaries(static_cast<Fn>(f), s.accounting_call_every, 0);
+    }
+  }
   thread_ = std::this_thread::get_id();
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   virtual_ = rt.clock().on();
@@ -188,6 +197,10 @@ void AccountingService::on_finish(Runtime& rt) {
   model::Accounting accounting;
   accounting.clock = virtual_everywhere ? "virtual" : "wall";
   accounting.boundary = boundary_name(static_cast<int>(boundary_));
+  const int counted = g_boundary_fn.load(std::memory_order_relaxed);
+  if (boundary_ == Boundary::call && counted >= 0) {
+    accounting.call = std::string(fn_name(static_cast<Fn>(counted))) + ":" + std::to_string(boundary_every());
+  }
   for (std::size_t r = 0; r < counts.size(); ++r) {
     std::vector<model::IterationTerms>& records = accounting.ranks.emplace_back();
     for (int k = 0; k < counts[r]; k += kFields) {

@@ -20,11 +20,13 @@ Json accounting_to_json(const Accounting& accounting) {
     for (const IterationTerms& t : accounting.ranks[r]) iterations.push_back(t.values());
     ranks.push_back({{"rank", r}, {"iterations", std::move(iterations)}});
   }
-  return {{"format", kAccountingFormat},
-          {"clock", accounting.clock},
-          {"boundary", accounting.boundary},
-          {"terms", kTermNames},
-          {"ranks", std::move(ranks)}};
+  Json doc = {{"format", kAccountingFormat},
+              {"clock", accounting.clock},
+              {"boundary", accounting.boundary},
+              {"terms", kTermNames},
+              {"ranks", std::move(ranks)}};
+  if (!accounting.call.empty()) doc["call"] = accounting.call;
+  return doc;
 }
 
 Accounting parse_accounting(std::string_view text, std::string_view source) {
@@ -38,6 +40,10 @@ Accounting parse_accounting(std::string_view text, std::string_view source) {
   a.boundary = f.string(doc, "boundary", "");
   if (a.boundary != "mark" && a.boundary != "pcontrol" && a.boundary != "call" && a.boundary != "none") {
     f.fail("boundary", "expected mark, pcontrol, call or none");
+  }
+  if (f.optional_member(doc, "call", "") != nullptr) {
+    a.call = f.string(doc, "call", "");
+    if (!a.call.starts_with("MPI_")) f.fail("call", "expected MPI_Name:k");
   }
   const Json& ranks = f.array(doc, "ranks", "");
   for (std::size_t r = 0; r < ranks.size(); ++r) {

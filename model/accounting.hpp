@@ -42,6 +42,7 @@ inline constexpr std::array<std::string_view, IterationTerms::kCount> kTermNames
 struct Accounting {
   std::string clock = "wall";     // "wall" or "virtual"
   std::string boundary = "none";  // what ended the iterations: "mark", "pcontrol", "call" or "none"
+  std::string call;               // boundary "call": which, "MPI_Name:k" (every k-th call of MPI_Name)
   std::vector<std::vector<IterationTerms>> ranks;  // [rank][iteration], the first iteration included
 };
 

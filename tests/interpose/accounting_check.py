@@ -111,6 +111,21 @@ def main():
         calls = accounted(args, tmp, "call", "none", {"MHETA_CAPTURE": "call:MPI_Allreduce"})
         check_records("call", calls, "call", "wall")
         check_structure("call", calls, sleep_counts=True)
+        # The same with capture off, the function named for the accounting
+        # alone (what mheta validate's runs do after a capture found it).
+        named = accounted(args, tmp, "accounting-call", "none",
+                          {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_CALL": "MPI_Allreduce"})
+        check_records("accounting-call", named, "call", "wall")
+        check_structure("accounting-call", named, sleep_counts=True)
+        for name, doc in (("call", calls), ("accounting-call", named)):
+            if doc.get("call") != "MPI_Allreduce:1":
+                fail("%s: call %r, expected MPI_Allreduce:1" % (name, doc.get("call")))
+        # Every second call: half the boundaries.
+        halves = accounted(args, tmp, "accounting-call-2", "none",
+                           {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_CALL": "MPI_Allreduce:2"})
+        counts = [len(rank["iterations"]) for rank in halves["ranks"]]
+        if counts != [ITERATIONS // 2] * 2 or halves.get("call") != "MPI_Allreduce:2":
+            fail("accounting-call-2: %s records, call %r" % (counts, halves.get("call")))
     print("accounting: records, terms and boundaries as expected")
 
 

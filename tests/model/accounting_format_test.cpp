@@ -49,6 +49,14 @@ TEST(AccountingFormat, RoundTripKeepsEveryRecord) {
   EXPECT_EQ(back.ranks[1][1].values(), two_ranks().ranks[1][1].values());
 }
 
+TEST(AccountingFormat, TheCallThatEndedTheIterationsIsKept) {
+  Accounting a = two_ranks();
+  a.boundary = "call";
+  a.call = "MPI_Allreduce:2";
+  EXPECT_EQ(parse_accounting(accounting_to_json(a).dump(), "a.json").call, "MPI_Allreduce:2");
+  EXPECT_FALSE(accounting_to_json(two_ranks()).contains("call"));
+}
+
 TEST(AccountingFormat, TermsAreNamedInTheirOrder) {
   const Json doc = accounting_to_json(two_ranks());
   EXPECT_EQ(doc["terms"], Json::parse(R"(["compute","io","comm","wait","total"])"));
@@ -85,6 +93,7 @@ TEST(AccountingFormat, RejectsMalformedInput) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][1]["iterations"][0][4] = "slow"; }).where(),
             "ranks[1].iterations[0][4]");
   EXPECT_EQ(error_after([](Json& d) { d.erase("ranks"); }).where(), "ranks");
+  EXPECT_EQ(error_after([](Json& d) { d["call"] = "Allreduce"; }).where(), "call");
   EXPECT_THROW(parse_accounting("[1, 2]", "accounting.json"), FormatError);
   EXPECT_THROW(parse_accounting("{\"format\": ", "accounting.json"), FormatError);
 }
