@@ -15,12 +15,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, exit_if_failed  # noqa: E402
+
 ITERATIONS = 8
 
 
 def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
+    """A check that cannot go on: the rest would only repeat it."""
+    check(False, message)
+    exit_if_failed()
 
 
 def accounted(args, tmp, name, marks, env):
@@ -53,8 +57,7 @@ def steady(doc, rank):
 
 
 def expect(name, what, value, low, high):
-    if not low <= value <= high:
-        fail("%s: %s = %.4f s, expected within [%.4f, %.4f]" % (name, what, value, low, high))
+    check(low <= value <= high, "%s: %s = %.4f s, expected within [%.4f, %.4f]" % (name, what, value, low, high))
 
 
 def check_records(name, doc, boundary, clock):
@@ -81,14 +84,11 @@ def check_structure(name, doc, sleep_counts):
     expect(name, "rank 0 compute", r0["compute"], 0.027 + nap, 0.25 if sleep_counts else 0.045)
     expect(name, "rank 1 compute", r1["compute"], 0.008 + nap, 0.20 if sleep_counts else 0.020)
     for r, terms in enumerate((r0, r1)):
-        if terms["io"] <= 0:
-            fail("%s: rank %d: no I/O accounted for its MPI_File_write_at and sync" % (name, r))
-    if not r1["wait"] > r0["wait"] + 0.005:
-        fail("%s: rank 1 waited %.4f s, rank 0 %.4f s: rank 1 should wait ~20 ms for rank 0"
-             % (name, r1["wait"], r0["wait"]))
-    if abs(r0["total"] - r1["total"]) > 0.25 * max(r0["total"], r1["total"]):
-        fail("%s: iteration totals %.4f and %.4f differ: the ranks meet every iteration"
-             % (name, r0["total"], r1["total"]))
+        check(terms["io"] > 0, "%s: rank %d: no I/O accounted for its MPI_File_write_at and sync" % (name, r))
+    check(r1["wait"] > r0["wait"] + 0.005, "%s: rank 1 waited %.4f s, rank 0 %.4f s: rank 1 should wait ~20 ms for "
+          "rank 0" % (name, r1["wait"], r0["wait"]))
+    check(abs(r0["total"] - r1["total"]) <= 0.25 * max(r0["total"], r1["total"]),
+          "%s: iteration totals %.4f and %.4f differ: the ranks meet every iteration" % (name, r0["total"], r1["total"]))
 
 
 def main():
@@ -126,6 +126,7 @@ def main():
         counts = [len(rank["iterations"]) for rank in halves["ranks"]]
         if counts != [ITERATIONS // 2] * 2 or halves.get("call") != "MPI_Allreduce:2":
             fail("accounting-call-2: %s records, call %r" % (counts, halves.get("call")))
+    exit_if_failed()
     print("accounting: records, terms and boundaries as expected")
 
 
