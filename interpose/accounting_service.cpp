@@ -1,5 +1,6 @@
 #include "interpose/accounting_service.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -58,6 +59,11 @@ const char* boundary_name(int boundary) {
 
 double AccountingService::now(Runtime& rt) const { return rt.clock().on() ? rt.clock().now() : now_s(); }
 
+// A rank whose virtual clock falls back to the wall clock (threads calling
+// MPI at once) changes clocks between two reads: the interval across is
+// meaningless, and is taken as 0 rather than written negative.
+double AccountingService::since(double start, double t) { return std::max(0.0, t - start); }
+
 void AccountingService::on_start(Runtime& rt) {
   const Settings& s = rt.settings();
   // Nothing else counts calls with capture off: the run's iterations are
@@ -76,7 +82,7 @@ void AccountingService::on_start(Runtime& rt) {
 }
 
 void AccountingService::add_compute(double t) {
-  current_.compute_s += t - last_;
+  current_.compute_s += since(last_, t);
   last_ = t;
 }
 
@@ -109,7 +115,7 @@ void AccountingService::after_call(Runtime& rt, Fn) {
   if (!on_my_thread() || !in_call_) return;
   in_call_ = false;
   const double t = now(rt);
-  const double seconds = t - call_start_;
+  const double seconds = since(call_start_, t);
   switch (call_term_) {
     case Term::io:
       current_.io_s += seconds;
@@ -161,7 +167,7 @@ void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
   if (source != boundary_ && boundary_ != Boundary::none) iterations_.clear();
   boundary_ = source;
   virtual_ = virtual_ && rt.clock().on();
-  current_.total_s = t - iteration_start_;
+  current_.total_s = since(iteration_start_, t);
   iterations_.push_back(current_);
   current_ = {};
   iteration_start_ = t;

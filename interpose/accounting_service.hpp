@@ -42,6 +42,7 @@ class AccountingService final : public Service {
  private:
   enum class Boundary { none, mark, pcontrol, call };
   double now(Runtime& rt) const;
+  static double since(double start, double t);
   bool on_my_thread() const { return std::this_thread::get_id() == thread_; }
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
