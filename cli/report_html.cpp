@@ -261,7 +261,7 @@ std::string breakdown_table(const ValidationEntry& entry) {
   const std::vector<model::IterationTerms> predicted = entry.predicted_ranks();
   const std::vector<model::IterationTerms> measured = entry.measured_ranks();
   std::ostringstream html;
-  html << "<table id=\"terms\"><tr><th>rank</th>";
+  html << "<table id=\"terms\"><tr><th>rank: predicted / measured</th>";
   for (const Component& c : kComponents) html << "<th>" << c.label << "</th>";
   html << "<th>total</th></tr>\n";
   const auto cell = [](double p, const model::IterationTerms* m, double model::IterationTerms::*seconds) {
