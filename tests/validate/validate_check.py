@@ -84,13 +84,16 @@ def check_attribution(e, ranks, where):
         for r, t in enumerate(run_["ranks"]):
             check(all(isinstance(t[k], (int, float)) and t[k] >= 0 for k in TERMS), "%s rank %d: terms %s" % (where, r, t))
             check(t["compute_s"] > 0 and t["total_s"] > 0, "%s rank %d: compute and total measured: %s" % (where, r, t))
-            # Medians taken term by term need not add up, but not far off.
+            # Medians taken term by term need not add up, but not far off
+            # (plus 100 us: this problem's iterations last tens of
+            # microseconds, where a scheduler's hiccup is the whole of one).
             parts = t["compute_s"] + t["io_s"] + t["comm_s"] + t["wait_s"]
-            check(0.5 * t["total_s"] <= parts <= 1.5 * t["total_s"],
+            check(abs(parts - t["total_s"]) <= 0.5 * t["total_s"] + 1e-4,
                   "%s rank %d: terms %g against the total %g" % (where, r, parts, t["total_s"]))
         # The records and the program's lines time the same iterations (the
-        # marks end them, MPI_Wtime is the same virtual clock): generous.
-        check(error_of(run_["actual"], run_["accounted"]) < 0.5,
+        # marks end them, MPI_Wtime is the same virtual clock): generous,
+        # with the same 100 us of slack.
+        check(abs(run_["actual"] - run_["accounted"]) <= 0.5 * min(run_["actual"], run_["accounted"]) + 1e-4,
               "%s: printed %g s against accounted %g s" % (where, run_["actual"], run_["accounted"]))
     medians = [{k: median([run_["ranks"][r][k] for run_ in e["runs"]]) for k in TERMS} for r in range(ranks)]
     for r in range(ranks):
