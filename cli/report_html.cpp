@@ -189,50 +189,60 @@ std::string curve_chart(const ValidationResults& r, const ValidationSummary& s) 
 }
 
 struct Component {
-  const char* key;
   const char* label;
   const char* cls;
+  double model::IterationTerms::*seconds;
 };
-constexpr Component kComponents[] = {{"compute_s", "compute", "compute"},
-                                     {"io_s", "I/O", "io"},
-                                     {"comm_s", "communication", "comm"},
-                                     {"wait_s", "waiting", "wait"}};
+constexpr Component kComponents[] = {{"compute", "compute", &model::IterationTerms::compute_s},
+                                     {"I/O", "io", &model::IterationTerms::io_s},
+                                     {"communication", "comm", &model::IterationTerms::comm_s},
+                                     {"waiting", "wait", &model::IterationTerms::wait_s}};
 
-double component_seconds(const model::Json& rank, const char* key) {
-  const auto it = rank.find(key);
-  return it != rank.end() && it->is_number() ? std::max(0.0, it->get<double>()) : 0.0;
+double stacked_seconds(const model::IterationTerms& t) {
+  double sum = 0;
+  for (const Component& c : kComponents) sum += std::max(0.0, t.*c.seconds);
+  return sum;
 }
 
-// The model's per-rank breakdown of one distribution, stacked.
+// One stacked bar of a rank's terms; `measured` bars are drawn lighter.
+void stacked_bar(std::ostringstream& svg, const Frame& f, double x, double width, const model::IterationTerms& t,
+                 std::size_t rank, bool measured) {
+  double base = 0;
+  for (const Component& c : kComponents) {
+    const double v = std::max(0.0, t.*c.seconds);
+    svg << "<rect class=\"" << c.cls << (measured ? " measured" : "") << "\" x=\"" << num(x) << "\" y=\""
+        << num(f.y(base + v)) << "\" width=\"" << num(width) << "\" height=\"" << num(f.y(base) - f.y(base + v))
+        << "\"><title>rank " << rank << (measured ? " measured " : " predicted ") << c.label << ' '
+        << escape(human_seconds(v)) << "</title></rect>\n";
+    base += v;
+  }
+  svg << "<text class=\"tick\" x=\"" << num(x + width / 2) << "\" y=\"" << num(f.top + f.plot_height() + 12)
+      << "\" text-anchor=\"middle\">" << (measured ? 'M' : 'P') << "</text>\n";
+}
+
+// Per rank, the model's terms (P) beside the measured ones (M, from the
+// interposer's records, when the runs were accounted), stacked.
 std::string breakdown_chart(const ValidationEntry& entry) {
-  const model::Json empty = model::Json::array();
-  const auto it = entry.prediction.find("ranks");
-  const model::Json& ranks = it != entry.prediction.end() && it->is_array() ? *it : empty;
+  const std::vector<model::IterationTerms> predicted = entry.predicted_ranks();
+  const std::vector<model::IterationTerms> measured = entry.measured_ranks();
+  const std::size_t ranks = std::max(predicted.size(), measured.size());
   Frame f;
   f.bottom = 60;
   double top = 0;
-  for (const model::Json& rank : ranks) {
-    double sum = 0;
-    for (const Component& c : kComponents) sum += component_seconds(rank, c.key);
-    top = std::max(top, sum);
-  }
+  for (const model::IterationTerms& t : predicted) top = std::max(top, stacked_seconds(t));
+  for (const model::IterationTerms& t : measured) top = std::max(top, stacked_seconds(t));
   f.y_max = nice_ceiling(top * 1.05);
   const TimeUnit unit = time_unit_for(f.y_max);
   std::ostringstream svg;
-  open_chart(svg, f, "breakdown", std::string("predicted time (") + unit.name + ")",
+  open_chart(svg, f, "breakdown", std::string("time per iteration (") + unit.name + ")",
              [unit](double v) { return in_unit(v, unit); });
-  const double step = ranks.empty() ? f.plot_width() : f.plot_width() / static_cast<double>(ranks.size());
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    const double x = f.left + step * (static_cast<double>(r) + 0.2);
-    double base = 0;
-    for (const Component& c : kComponents) {
-      const double v = component_seconds(ranks[r], c.key);
-      svg << "<rect class=\"" << c.cls << "\" x=\"" << num(x) << "\" y=\"" << num(f.y(base + v)) << "\" width=\""
-          << num(step * 0.6) << "\" height=\"" << num(f.y(base) - f.y(base + v)) << "\"><title>rank " << r << ' '
-          << c.label << ' ' << escape(human_seconds(v)) << "</title></rect>\n";
-      base += v;
-    }
-    svg << "<text class=\"tick\" x=\"" << num(x + step * 0.3) << "\" y=\"" << num(f.top + f.plot_height() + 16)
+  const double step = ranks == 0 ? f.plot_width() : f.plot_width() / static_cast<double>(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const double x = f.left + step * (static_cast<double>(r) + 0.15);
+    const double width = step * 0.33;
+    if (r < predicted.size()) stacked_bar(svg, f, x, width, predicted[r], r, false);
+    if (r < measured.size()) stacked_bar(svg, f, x + width + step * 0.04, width, measured[r], r, true);
+    svg << "<text class=\"tick\" x=\"" << num(x + step * 0.35) << "\" y=\"" << num(f.top + f.plot_height() + 28)
         << "\" text-anchor=\"middle\">rank " << r << "</text>\n";
   }
   double legend_x = f.left;
@@ -244,6 +254,27 @@ std::string breakdown_chart(const ValidationEntry& entry) {
   }
   svg << "</svg>\n";
   return svg.str();
+}
+
+// The same numbers as a table: per rank and term, predicted / measured.
+std::string breakdown_table(const ValidationEntry& entry) {
+  const std::vector<model::IterationTerms> predicted = entry.predicted_ranks();
+  const std::vector<model::IterationTerms> measured = entry.measured_ranks();
+  std::ostringstream html;
+  html << "<table id=\"terms\"><tr><th>rank: predicted / measured</th>";
+  for (const Component& c : kComponents) html << "<th>" << c.label << "</th>";
+  html << "<th>total</th></tr>\n";
+  const auto cell = [](double p, const model::IterationTerms* m, double model::IterationTerms::*seconds) {
+    return escape(human_seconds(p)) + " / " + (m != nullptr ? escape(human_seconds(m->*seconds)) : "&ndash;");
+  };
+  for (std::size_t r = 0; r < predicted.size(); ++r) {
+    const model::IterationTerms* m = r < measured.size() ? &measured[r] : nullptr;
+    html << "<tr><td>" << r << "</td>";
+    for (const Component& c : kComponents) html << "<td>" << cell(predicted[r].*c.seconds, m, c.seconds) << "</td>";
+    html << "<td>" << cell(predicted[r].total_s, m, &model::IterationTerms::total_s) << "</td></tr>\n";
+  }
+  html << "</table>\n";
+  return html.str();
 }
 
 // Fig 9 for one configuration: the error of every measured distribution,
@@ -294,6 +325,7 @@ path.spread{fill:none;stroke:#e15759;stroke-width:1.2}
 circle.predicted{fill:#4e79a7}circle.actual{fill:#e15759}
 circle.best{fill:none;stroke:#222;stroke-width:1.5}circle.dashed{stroke-dasharray:3 3}
 .compute{fill:#4e79a7}.io{fill:#f28e2b}.comm{fill:#59a14f}.wait{fill:#bab0ac}.error{fill:#76b7b2}
+rect.measured{fill-opacity:0.55;stroke:#333;stroke-width:0.6}
 .mark{stroke:#e15759;stroke-dasharray:5 3}.mark.noise{stroke:#79706e;stroke-dasharray:2 3}.key svg{vertical-align:middle;margin:0 4px 0 12px}
 )";
 
@@ -355,6 +387,12 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
       html << " The predicted best ran " << speedup << "&times; as fast as Blk"
            << (*s.chosen_speedup_over_blk < 1 ? " (slower: the model is wrong here)" : "") << ".";
     }
+    if (s.worst_term) {
+      html << " Most of the error (" << escape(s.worst_distribution) << ", the largest error): "
+           << escape(s.worst_term->term) << " on rank " << s.worst_term->rank << ", predicted "
+           << escape(human_seconds(s.worst_term->predicted_s)) << ", measured "
+           << escape(human_seconds(s.worst_term->measured_s)) << ".";
+    }
     if (s.spectrum_best_over_searched) {
       html << " Best of the spectrum (" << escape(s.spectrum_best)
            << ") against GBS: " << (*s.spectrum_best_over_searched >= 0 ? "+" : "")
@@ -366,10 +404,18 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
   }
   html << error_chart(r, s);
 
-  html << "<h2>Predicted breakdown per rank: " << escape(pick->name) << "</h2>\n<p>Rows "
+  html << "<h2>Predicted and measured per rank: " << escape(pick->name) << "</h2>\n<p>Rows "
        << escape(model::Json(pick->rows).dump()) << "; predicted " << escape(human_seconds(pick->predicted_s));
   if (pick->measured()) html << ", actual " << escape(human_seconds(pick->actual_s()));
-  html << ".</p>\n" << breakdown_chart(*pick);
+  html << ". P: the model's terms; M: the measured ones (each term's median over the iterations after the first, "
+          "then over the runs, from the interposer's records; a receive's transfer and a collective's cost are "
+          "waiting there, communication in the model).";
+  if (const auto largest = pick->largest_term_error()) {
+    html << " Largest difference: " << escape(largest->term) << " on rank " << largest->rank << ", predicted "
+         << escape(human_seconds(largest->predicted_s)) << ", measured " << escape(human_seconds(largest->measured_s))
+         << ".";
+  }
+  html << "</p>\n" << breakdown_chart(*pick) << breakdown_table(*pick);
 
   html << "<h2>Every distribution</h2>\n<table><tr><th>distribution</th><th>rows</th><th>predicted</th>"
           "<th>actual</th><th>runs</th><th>spread</th><th>error</th><th>check</th></tr>\n";

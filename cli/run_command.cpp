@@ -1,5 +1,6 @@
 // mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
-//           [--iterations N] [--row-weights FILE] [--profile OUT] [--wait sleep|spin]
+//           [--iterations N] [--row-weights FILE] [--profile OUT] [--accounting OUT]
+//           [--accounting-call MPI_Name[:k]] [--wait sleep|spin]
 //           [--launcher L] [--] ./prog args
 //
 // Runs an unmodified MPI program under a launcher with libmheta-interpose.so
@@ -50,18 +51,24 @@ struct RunOptions {
   std::int64_t iterations = 0;
   std::string row_weights;
   std::string profile = env::kDefaultProfile;
+  std::string accounting;
+  std::string accounting_call;
   std::string launcher;
   std::vector<std::string> program;
 };
 
+// "MPI_Name[:k]", k a positive whole number.
+bool is_call(const std::string& call) {
+  if (!call.starts_with("MPI_")) return false;
+  const std::size_t colon = call.find(':');
+  if (colon == std::string::npos) return true;
+  const std::string k = call.substr(colon + 1);
+  return !k.empty() && k.size() < 19 && k.find_first_not_of("0123456789") == std::string::npos && std::stoll(k) > 0;
+}
+
 void check_capture_mode(const std::string& mode) {
   if (mode.empty() || mode == "auto" || mode == "mark" || mode == "pcontrol" || mode == "off") return;
-  if (mode.starts_with("call:MPI_")) {
-    const std::size_t colon = mode.find(':', 5);
-    if (colon == std::string::npos) return;
-    const std::string k = mode.substr(colon + 1);
-    if (!k.empty() && k.find_first_not_of("0123456789") == std::string::npos && std::stoll(k) > 0) return;
-  }
+  if (mode.starts_with("call:") && is_call(mode.substr(5))) return;
   throw UsageError("--capture " + mode + ": expected auto, mark, pcontrol, off or call:MPI_Name[:k]");
 }
 
@@ -102,6 +109,9 @@ void check_profile_writable(const std::string& profile) {
 int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
+  if (!o.accounting_call.empty() && !is_call(o.accounting_call)) {
+    throw UsageError("--accounting-call " + o.accounting_call + ": expected MPI_Name[:k]");
+  }
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
   if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
   if (!o.emulate.empty()) interpose::load_emulation(o.emulate);  // throws FormatError naming the problem
@@ -136,6 +146,8 @@ int run_program(const RunOptions& o) {
   set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
   set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set(env::kProfile, fs::absolute(o.profile).string());
+  set(env::kAccounting, o.accounting.empty() ? "" : fs::absolute(o.accounting).string());
+  set(env::kAccountingCall, o.accounting_call);
 
   const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);
   ChildStatus status;
@@ -184,6 +196,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--row-weights", o->row_weights,
                   "Work of each global row, one number a line (MHETA_ROW_WEIGHTS), for the profile's row_weights");
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
+  cmd->add_option("--accounting-call", o->accounting_call,
+                  "With --capture off: every k-th call of this function ends an accounted iteration "
+                  "(MHETA_ACCOUNTING_CALL, MPI_Name[:k])");
+  cmd->add_option("--accounting", o->accounting,
+                  "Where to write every iteration's compute, I/O, communication and waiting per rank "
+                  "(MHETA_ACCOUNTING; default: none)");
   cmd->add_option("--launcher", o->launcher, kLauncherHelp);
   // The program's first word ends mheta's options: `mheta run -n 2 prog --rows 64`
   // gives --rows to prog (cli/command_line.hpp). `--` before it is optional.

@@ -12,6 +12,7 @@
 // rerun with the same settings measures only what is missing.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
@@ -34,6 +35,7 @@
 #include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
 #include "cli/validation_results.hpp"
+#include "model/accounting.hpp"
 #include "model/cluster.hpp"
 #include "model/gen_block.hpp"
 #include "model/model.hpp"
@@ -93,6 +95,13 @@ model::Json settings_of_run(const ValidateOptions& o) {
   if (!o.clock.empty()) settings["clock"] = o.clock;
   return settings;
 }
+
+// "+1.20 ms", "-350.0 us": a signed difference of two times.
+std::string signed_seconds(double seconds) { return (seconds < 0 ? "-" : "+") + human_seconds(std::abs(seconds)); }
+
+// The program's lines and the interposer's records are said to disagree
+// past this relative difference (|a - b| / min(a, b)).
+constexpr double kSourcesAgree = 0.05;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -180,7 +189,8 @@ class Validation {
     const auto start = std::chrono::steady_clock::now();
     const fs::path partial = work_ / "profile.partial.json";
     const fs::path data = data_ / "mheta-validate-capture";
-    std::vector<std::string> capture = {"--profile", partial.string()};
+    std::vector<std::string> capture = {"--profile", partial.string(), "--accounting",
+                                        (work_ / "capture.accounting.json").string()};
     if (o_.capture_iteration > 0) {
       capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
     }
@@ -235,17 +245,72 @@ class Validation {
          " steps per leg, and GBS); results in " + results_file_);
   }
 
-  // Runs the program under `rows` with the run's options; `id` names its
-  // log and data directory.
-  AppIterationTimes run_distribution(const std::vector<std::int64_t>& rows, const std::string& id) {
+  // Runs the program under `rows` with the run's options and the
+  // interposer's accounting; `id` names its log, records and data directory.
+  ValidationRun run_distribution(const std::vector<std::int64_t>& rows, const std::string& id) {
     const fs::path dist = fs::absolute(work_ / "dists" / (id + ".txt"));
     model::write_gen_block(dist, model::GenBlock{rows});
     const fs::path data = data_ / ("mheta-validate-" + id);
-    const std::string out = run_logged(
-        mheta_run({"--capture", "off", "--dist", dist.string()}, app_arguments(program_, {dist, data, o_.prefetch})),
-        id);
+    const fs::path records = work_ / "logs" / (id + ".accounting.json");
+    fs::remove(records);
+    std::vector<std::string> options = {"--capture", "off", "--dist", dist.string(), "--accounting", records.string()};
+    if (const std::string call = iteration_call(); !call.empty()) options.insert(options.end(), {"--accounting-call", call});
+    const std::string out = run_logged(mheta_run(options, app_arguments(program_, {dist, data, o_.prefetch})), id);
     fs::remove_all(data);
-    return parse_app_output(out, (work_ / "logs" / (id + ".out")).string());
+    return measured_run(out, (work_ / "logs" / (id + ".out")).string(), records);
+  }
+
+  // The call that ended the captured run's iterations when the program
+  // marked none (automatic detection's period, docs/interpose.md
+  // "Accounting"), so that the runs with capture off end theirs there too;
+  // empty when marks or MPI_Pcontrol ended them, or nothing did.
+  std::string iteration_call() const {
+    const fs::path records = work_ / "capture.accounting.json";
+    if (!fs::exists(records)) return "";
+    const model::Accounting capture = model::read_accounting(records);
+    return capture.boundary == "call" ? capture.call : "";
+  }
+
+  // A run's time and terms. The program's iteration lines are its time when
+  // it prints them (what its users read, and what results before the
+  // interposer's records held); the records' time stands beside them, and a
+  // disagreement beyond the noise is said. A program that prints none is
+  // timed by the records (docs/validate.md, "Any MPI program").
+  ValidationRun measured_run(const std::string& out, const std::string& log, const fs::path& records) const {
+    const AppIterationTimes times = parse_app_output(out, log);
+    ValidationRun run;
+    run.iteration_seconds = times.seconds;
+    run.check = times.check;
+    const model::Accounting accounting = fs::exists(records) ? model::read_accounting(records) : model::Accounting{};
+    for (const std::vector<model::IterationTerms>& rank : accounting.ranks) run.ranks.push_back(model::steady_terms(rank));
+    const double accounted = model::accounted_iteration_seconds(accounting);
+    if (accounted > 0) run.accounted_s = accounted;
+    if (!times.seconds.empty()) {
+      run.actual_s = steady_state_seconds(times, log);
+      if (run.accounted_s && prediction_error(run.actual_s, *run.accounted_s) > kSourcesAgree) {
+        note(log + ": the program's iteration lines say " + human_seconds(run.actual_s) +
+             " per iteration, the interposer's records " + human_seconds(*run.accounted_s) +
+             "; the lines are kept (their iterations may not be the ones the records end at the marks)");
+      }
+      return run;
+    }
+    if (!run.accounted_s) {
+      throw ProgramFailed(log +
+                          ": the program printed no iteration lines and the interposer counted no iterations (its "
+                          "capture found no repeating loop); mark them (mheta_iteration() from <mheta/marks.h>, or "
+                          "MPI_Pcontrol(1) at the start of each)");
+    }
+    run.source = "accounted";
+    run.actual_s = *run.accounted_s;
+    // Each iteration's slowest rank, as the program's lines would say.
+    run.iteration_seconds.clear();
+    for (const std::vector<model::IterationTerms>& rank : accounting.ranks) {
+      for (std::size_t k = 0; k < rank.size(); ++k) {
+        if (run.iteration_seconds.size() <= k) run.iteration_seconds.push_back(0);
+        run.iteration_seconds[k] = std::max(run.iteration_seconds[k], rank[k].total_s);
+      }
+    }
+    return run;
   }
 
   // An untimed run under Blk before the first measured one: the first run of
@@ -282,9 +347,9 @@ class Validation {
         char id[32];
         std::snprintf(id, sizeof id, "%02zu-r%d", i, round + 1);
         const auto start = std::chrono::steady_clock::now();
-        const AppIterationTimes times = run_distribution(e.rows, id);
-        const std::string log = (work_ / "logs" / (std::string(id) + ".out")).string();
-        e.runs.push_back({round, steady_state_seconds(times, log), times.seconds, times.check});
+        ValidationRun run = run_distribution(e.rows, id);
+        run.round = round;
+        e.runs.push_back(std::move(run));
         save();
         ++done;
         char line[320];
@@ -305,14 +370,19 @@ class Validation {
               << "\n  seconds per iteration; actual = median over " << o_.repeat
               << " runs of the slowest rank's median iteration after the first; spread = (max - min) / median of "
                  "the runs\n\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s %8s\n", "distribution", "predicted", "actual", "error",
-                  "spread");
+    char line[400];
+    std::snprintf(line, sizeof line, "  %-16s %14s %14s %8s %8s  %s\n", "distribution", "predicted", "actual", "error",
+                  "spread", "largest term error (measured - predicted)");
     summary_ << line;
     for (const ValidationEntry& e : results_.entries) {
-      std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%% %7.1f%%\n", e.name.c_str(),
+      const std::optional<TermError> largest = e.largest_term_error();
+      std::snprintf(line, sizeof line, "  %-16s %14s %14s %7.1f%% %7.1f%%  %s\n", e.name.c_str(),
                     human_seconds(e.predicted_s).c_str(), human_seconds(e.actual_s()).c_str(),
-                    100 * prediction_error(e.predicted_s, e.actual_s()), 100 * e.relative_spread());
+                    100 * prediction_error(e.predicted_s, e.actual_s()), 100 * e.relative_spread(),
+                    largest ? (largest->term + " on rank " + std::to_string(largest->rank) + " " +
+                               signed_seconds(largest->measured_s - largest->predicted_s))
+                                  .c_str()
+                            : "-");
       summary_ << line;
     }
     const ValidationSummary s = summarize(results_);
@@ -325,6 +395,11 @@ class Validation {
                     "exceed their distribution's spread\n",
                     100 * *s.noise_floor, 100 * *s.noise_max, s.errors_beyond_noise, s.measured);
       summary_ << line;
+    }
+    if (s.worst_term) {
+      summary_ << "  most of the error (" << s.worst_distribution << ", the largest error): " << s.worst_term->term
+               << " on rank " << s.worst_term->rank << ", predicted " << human_seconds(s.worst_term->predicted_s)
+               << ", measured " << human_seconds(s.worst_term->measured_s) << "\n";
     }
     std::snprintf(line, sizeof line,
                   "  predicted best %s, measured best %s: %s (the predicted best is %.1f%% slower)\n",

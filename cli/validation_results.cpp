@@ -1,6 +1,7 @@
 #include "cli/validation_results.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -14,12 +15,7 @@ double prediction_error(double predicted, double actual) {
   return std::abs(predicted - actual) / smaller;
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
+double median_of(std::vector<double> values) { return model::median_of(std::move(values)); }
 
 namespace {
 
@@ -55,6 +51,66 @@ std::string ValidationEntry::check() const {
     if (r.check != "PASS") return r.check;
   }
   return runs.empty() ? "" : "PASS";
+}
+
+std::vector<model::IterationTerms> ValidationEntry::measured_ranks() const {
+  std::size_t ranks = 0;
+  for (const ValidationRun& r : runs) ranks = std::max(ranks, r.ranks.size());
+  std::vector<model::IterationTerms> medians;
+  for (std::size_t rank = 0; rank < ranks; ++rank) {
+    std::array<double, model::IterationTerms::kCount> v{};
+    for (std::size_t t = 0; t < v.size(); ++t) {
+      std::vector<double> column;
+      for (const ValidationRun& r : runs) {
+        if (rank < r.ranks.size()) column.push_back(r.ranks[rank].values()[t]);
+      }
+      v[t] = median_of(column);
+    }
+    medians.push_back(model::IterationTerms::from(v));
+  }
+  return medians;
+}
+
+std::vector<model::IterationTerms> ValidationEntry::predicted_ranks() const {
+  std::vector<model::IterationTerms> ranks;
+  const auto found = prediction.find("ranks");
+  if (found == prediction.end() || !found->is_array()) return ranks;
+  for (const model::Json& b : *found) {
+    const auto term = [&b](const char* key) { return b.contains(key) && b[key].is_number() ? b[key].get<double>() : 0.0; };
+    ranks.push_back({term("compute_s"), term("io_s"), term("comm_s"), term("wait_s"), term("total_s")});
+  }
+  return ranks;
+}
+
+// A rank's waiting is mostly the other ranks' compute and I/O: the
+// bottleneck (the rank measured to wait least) is the one whose waiting,
+// with its communication, is its own (the transfers and collective costs
+// the model prices), so that sum is compared there only; compute and I/O
+// on every rank.
+std::optional<TermError> ValidationEntry::largest_term_error() const {
+  const std::vector<model::IterationTerms> measured = measured_ranks();
+  const std::vector<model::IterationTerms> predicted = predicted_ranks();
+  const std::size_t ranks = std::min(measured.size(), predicted.size());
+  std::size_t bottleneck = 0;
+  for (std::size_t r = 1; r < ranks; ++r) {
+    if (measured[r].wait_s < measured[bottleneck].wait_s) bottleneck = r;
+  }
+  std::optional<TermError> largest;
+  const auto consider = [&largest](const TermError& c) {
+    if (!largest || std::abs(c.predicted_s - c.measured_s) > std::abs(largest->predicted_s - largest->measured_s)) {
+      largest = c;
+    }
+  };
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const model::IterationTerms& p = predicted[r];
+    const model::IterationTerms& m = measured[r];
+    consider({"compute", static_cast<int>(r), p.compute_s, m.compute_s});
+    consider({"I/O", static_cast<int>(r), p.io_s, m.io_s});
+    if (r == bottleneck) {
+      consider({"communication and waiting", static_cast<int>(r), p.comm_s + p.wait_s, m.comm_s + m.wait_s});
+    }
+  }
+  return largest;
 }
 
 namespace {
@@ -116,8 +172,31 @@ ValidationSummary summarize(const ValidationResults& results) {
   if (!e.empty() && e.front().name == "Blk" && e.front().measured()) {
     s.chosen_speedup_over_blk = e.front().actual_s() / e[p].actual_s();
   }
+  const int w = smallest(
+      e, [](const ValidationEntry& x) { return x.measured(); },
+      [](const ValidationEntry& x) { return -prediction_error(x.predicted_s, x.actual_s()); });
+  s.worst_distribution = e[w].name;
+  s.worst_term = e[w].largest_term_error();
   return s;
 }
+
+namespace {
+
+model::Json terms_to_json(const model::IterationTerms& t) {
+  return {{"compute_s", t.compute_s}, {"io_s", t.io_s}, {"comm_s", t.comm_s}, {"wait_s", t.wait_s}, {"total_s", t.total_s}};
+}
+
+model::Json ranks_to_json(const std::vector<model::IterationTerms>& ranks) {
+  model::Json out = model::Json::array();
+  for (const model::IterationTerms& t : ranks) out.push_back(terms_to_json(t));
+  return out;
+}
+
+model::Json term_error_to_json(const TermError& t) {
+  return {{"term", t.term}, {"rank", t.rank}, {"predicted_s", t.predicted_s}, {"measured_s", t.measured_s}};
+}
+
+}  // namespace
 
 model::Json validation_to_json(const ValidationResults& results) {
   model::Json entries = model::Json::array();
@@ -130,8 +209,14 @@ model::Json validation_to_json(const ValidationResults& results) {
     if (e.measured()) {
       model::Json runs = model::Json::array();
       for (const ValidationRun& r : e.runs) {
-        runs.push_back(
-            {{"round", r.round}, {"actual", r.actual_s}, {"iteration_seconds", r.iteration_seconds}, {"check", r.check}});
+        model::Json run = {{"round", r.round},
+                           {"actual", r.actual_s},
+                           {"source", r.source},
+                           {"iteration_seconds", r.iteration_seconds},
+                           {"check", r.check}};
+        if (r.accounted_s) run["accounted"] = *r.accounted_s;
+        if (!r.ranks.empty()) run["ranks"] = ranks_to_json(r.ranks);
+        runs.push_back(std::move(run));
       }
       j["runs"] = std::move(runs);
       j["actual"] = e.actual_s();
@@ -140,6 +225,9 @@ model::Json validation_to_json(const ValidationResults& results) {
       j["spread"] = e.relative_spread();
       j["error"] = prediction_error(e.predicted_s, e.actual_s());
       j["check"] = e.check();
+      const std::vector<model::IterationTerms> measured = e.measured_ranks();
+      if (!measured.empty()) j["measured_ranks"] = ranks_to_json(measured);
+      if (const auto largest = e.largest_term_error()) j["largest_term_error"] = term_error_to_json(*largest);
     }
     entries.push_back(std::move(j));
   }
@@ -161,6 +249,8 @@ model::Json validation_to_json(const ValidationResults& results) {
       summary["errors_beyond_noise"] = s.errors_beyond_noise;
     }
     if (s.chosen_speedup_over_blk) summary["predicted_best_speedup_over_blk"] = *s.chosen_speedup_over_blk;
+    summary["worst_distribution"] = s.worst_distribution;
+    if (s.worst_term) summary["worst_term"] = term_error_to_json(*s.worst_term);
   }
   return {{"format", kValidationFormat},
           {"settings", results.settings},
@@ -169,13 +259,21 @@ model::Json validation_to_json(const ValidationResults& results) {
           {"seconds",
            "per iteration; a run's actual = the slowest rank's median iteration after the first (index 0 "
            "excluded: it creates or opens the data); a distribution's actual = the median of its runs; "
-           "spread = (max - min) / median of its runs; predicted = the MHETA model's time of one iteration"},
+           "spread = (max - min) / median of its runs; predicted = the MHETA model's time of one iteration; "
+           "a run's ranks = each term's median over the iterations after the first, from the interposer's "
+           "records, in the run's clock"},
           {"error", "|predicted - actual| / min(predicted, actual) (MHETA 5.2.1)"},
           {"distributions", entries},
           {"summary", summary}};
 }
 
 namespace {
+
+model::IterationTerms read_terms(const model::JsonFields& f, const model::Json& j, const std::string& at) {
+  if (!j.is_object()) f.fail(at, "expected an object of compute_s, io_s, comm_s, wait_s, total_s");
+  return {f.non_negative(j, "compute_s", at), f.non_negative(j, "io_s", at), f.non_negative(j, "comm_s", at),
+          f.non_negative(j, "wait_s", at), f.non_negative(j, "total_s", at)};
+}
 
 ValidationRun read_run(const model::JsonFields& f, const model::Json& j, const std::string& at, bool has_round) {
   ValidationRun run;
@@ -187,6 +285,18 @@ ValidationRun read_run(const model::JsonFields& f, const model::Json& j, const s
         f.non_negative_value(seconds[k], model::index_path(model::field_path(at, "iteration_seconds"), k)));
   }
   run.check = f.string(j, "check", at);
+  if (f.optional_member(j, "source", at) != nullptr) {
+    run.source = f.string(j, "source", at);
+    if (run.source != "printed" && run.source != "accounted") {
+      f.fail(model::field_path(at, "source"), "expected printed or accounted");
+    }
+  }
+  if (f.optional_member(j, "accounted", at) != nullptr) run.accounted_s = f.non_negative(j, "accounted", at);
+  if (f.optional_member(j, "ranks", at) != nullptr) {
+    const std::string ranks_at = model::field_path(at, "ranks");
+    const model::Json& ranks = f.array(j, "ranks", at);
+    for (std::size_t r = 0; r < ranks.size(); ++r) run.ranks.push_back(read_terms(f, ranks[r], model::index_path(ranks_at, r)));
+  }
   return run;
 }
 
@@ -197,8 +307,9 @@ ValidationResults read_validation_results(const std::filesystem::path& path) {
   const model::Json doc = model::parse_json_text(model::read_text_file(path), path.string());
   if (!doc.is_object()) f.fail("", "expected a JSON object");
   // The first format held one run per distribution, at the entry itself.
-  const bool one_run_each = doc.value("format", std::string()) == kValidationFormatOneRun;
-  if (!one_run_each) f.expect_format(doc, kValidationFormat);
+  const std::string format = doc.value("format", std::string());
+  const bool one_run_each = format == kValidationFormatOneRun;
+  if (!one_run_each && format != kValidationFormatRepeats) f.expect_format(doc, kValidationFormat);
   ValidationResults r;
   r.settings = f.object(doc, "settings", "");
   r.profile = f.string(doc, "profile", "");

@@ -8,13 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "model/accounting.hpp"
 #include "model/json_fields.hpp"
 
 namespace mheta::cli {
 
-inline constexpr const char* kValidationFormat = "mheta-validation/2";
+inline constexpr const char* kValidationFormat = "mheta-validation/3";
 // Results written before repeats: one run per distribution.
 inline constexpr const char* kValidationFormatOneRun = "mheta-validation/1";
+// Results written before attribution: no per-rank terms measured.
+inline constexpr const char* kValidationFormatRepeats = "mheta-validation/2";
 
 // One real run of the program under one distribution.
 struct ValidationRun {
@@ -22,6 +25,26 @@ struct ValidationRun {
   double actual_s = 0;                    // steady state: the slowest rank's median iteration after the first
   std::vector<double> iteration_seconds;  // every iteration, the first included
   std::string check;                      // the program's own check: PASS / FAIL
+  // Where actual_s comes from: "printed" (the program's iteration lines) or
+  // "accounted" (the interposer's records, for programs that print none).
+  std::string source = "printed";
+  std::optional<double> accounted_s;  // the interposer's records' time, when it kept them
+  // Per rank, each term's median over the iterations after the first, from
+  // the interposer's records (model/accounting.hpp); empty without them.
+  std::vector<model::IterationTerms> ranks;
+};
+
+// The model's and the measurement's term of one rank that differ the most:
+// compute or I/O of any rank, or communication and waiting together of the
+// bottleneck (the rank measured to wait least; the others' waiting follows
+// from its terms). Together, because the model calls the network's share of
+// a receive or a collective communication and the interposer sees it inside
+// the call that waits (docs/validate.md, "Attribution").
+struct TermError {
+  std::string term;  // "compute", "I/O", "communication and waiting"
+  int rank = 0;
+  double predicted_s = 0;
+  double measured_s = 0;
 };
 
 struct ValidationEntry {
@@ -41,6 +64,14 @@ struct ValidationEntry {
   double actual_max_s() const;
   // "PASS" when every run passed, else the first other answer.
   std::string check() const;
+  // Per rank, each term's median over the runs that have records; empty
+  // when none has.
+  std::vector<model::IterationTerms> measured_ranks() const;
+  // The model's per-rank terms (from `prediction`); empty when it has none.
+  std::vector<model::IterationTerms> predicted_ranks() const;
+  // The term whose prediction is furthest from its measurement, over the
+  // ranks; none without measured terms.
+  std::optional<TermError> largest_term_error() const;
 };
 
 struct ValidationResults {
@@ -72,6 +103,10 @@ struct ValidationSummary {
   std::optional<double> spectrum_best_over_searched;  // actual(spectrum best) / actual(GBS) - 1
   // Blk against the predicted best, measured: actual(Blk) / actual(predicted best).
   std::optional<double> chosen_speedup_over_blk;
+  // Of the distribution with the largest error, the term that contributes
+  // most to it (when its runs were accounted).
+  std::string worst_distribution;
+  std::optional<TermError> worst_term;
 };
 
 // The median of `values` (the mean of the two middle ones for an even count);
@@ -85,7 +120,7 @@ ValidationSummary summarize(const ValidationResults& results);
 // measured) and the summary.
 model::Json validation_to_json(const ValidationResults& results);
 // Throws FormatError naming the file and the field. Reads results of the
-// first format (one run per distribution) too.
+// first format (one run per distribution) and the second (no attribution) too.
 ValidationResults read_validation_results(const std::filesystem::path& path);
 // Atomically (model/text_file.hpp), so an interrupted run leaves the last
 // complete state to resume from.

@@ -17,6 +17,8 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
   g_boundary_fn.store(static_cast<int>(fn), std::memory_order_relaxed);
 }
 
+std::int64_t boundary_every() { return g_every; }
+
 std::int64_t boundaries_counted() {
   if (g_boundary_fn.load(std::memory_order_relaxed) < 0) return 0;
   return (g_seen_before + g_boundary_calls.load(std::memory_order_relaxed)) / g_every;

@@ -26,5 +26,7 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before);
 
 // The iterations ended so far (0: nothing counted).
 std::int64_t boundaries_counted();
+// Every how many calls of the counted function an iteration ends.
+std::int64_t boundary_every();
 
 }  // namespace mheta::interpose

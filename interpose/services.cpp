@@ -1,5 +1,6 @@
 #include "interpose/services.hpp"
 
+#include "interpose/accounting_service.hpp"
 #include "interpose/capture_service.hpp"
 #include "interpose/emulation_service.hpp"
 #include "interpose/out_of_core_service.hpp"
@@ -29,10 +30,13 @@ bool capturing(const Settings& s) { return s.capture != CaptureMode::off; }
 // capture moves the phase before out-of-core forcing and profile output
 // follow it; the profile is written after out of core is released.
 // The virtual clock replaces emulation by sleeping (the wall clock's).
+// Accounting reads the clock once those two moved it, and sees a wait's
+// requests before sleep-waiting runs it.
 constexpr ServiceEntry kServices[] = {
     {"emulation", [](const Settings& s) { return s.emulation.has_value() && s.clock == ClockMode::wall; },
      make<EmulationService>},
     {"virtual-clock", [](const Settings& s) { return s.clock == ClockMode::virtual_time; }, make<VirtualClockService>},
+    {"accounting", [](const Settings& s) { return !s.accounting_path.empty(); }, make<AccountingService>},
     {"sleep-wait", [](const Settings& s) { return s.wait == WaitMode::sleep; }, make<SleepWaitService>},
     {"capture", capturing, make<CaptureService>},
     {"out-of-core", capturing, make<OutOfCoreService>},

@@ -39,6 +39,24 @@ void warn(int rank, const std::string& message) {
   std::fprintf(stderr, "mheta interpose (rank %d): %s\n", rank, message.c_str());
 }
 
+// "MPI_Name[:k]" (`call`, of the variable `variable` set to `text`) into
+// `name` and `every`: false when the name is no MPI function's; a bad count
+// is warned about and taken as 1.
+bool read_call(int rank, const char* variable, std::string_view text, std::string_view call, std::string& name,
+               std::int64_t& every) {
+  const std::size_t colon = call.find(':');
+  name = std::string(call.substr(0, colon));
+  if (colon != std::string_view::npos) {
+    const auto k = parse_positive(call.substr(colon + 1));
+    if (!k) {
+      warn(rank, std::string(variable) + "=" + model::excerpt(text) +
+                     ": the count after the function name must be a positive integer; using 1");
+    }
+    every = k.value_or(1);
+  }
+  return name.starts_with("MPI_");
+}
+
 void read_capture_mode(int rank, Settings& s) {
   const char* mode = set_value(env::kCapture);
   if (mode == nullptr) return;
@@ -52,20 +70,8 @@ void read_capture_mode(int rank, Settings& s) {
   } else if (m == "pcontrol") {
     s.capture = CaptureMode::pcontrol;
   } else if (m.starts_with("call:")) {
-    // call:MPI_Name[:k]
-    const std::string_view rest = m.substr(5);
-    const std::size_t colon = rest.find(':');
-    s.call_name = std::string(rest.substr(0, colon));
-    if (colon != std::string_view::npos) {
-      const auto k = parse_positive(rest.substr(colon + 1));
-      if (!k) {
-        warn(rank, "MHETA_CAPTURE=" + model::excerpt(m) +
-                       ": the count after the function name must be a positive integer; using 1");
-      }
-      s.call_every = k.value_or(1);
-    }
     s.capture = CaptureMode::call;
-    if (!s.call_name.starts_with("MPI_")) {
+    if (!read_call(rank, env::kCapture, m, m.substr(5), s.call_name, s.call_every)) {
       warn(rank, "MHETA_CAPTURE=" + model::excerpt(m) + ": expected call:MPI_Name[:k]; capturing automatically instead");
       s.capture = CaptureMode::automatic;
     }
@@ -116,6 +122,13 @@ Settings read_settings(int rank) {
   if (const char* d = set_value(env::kDist)) s.dist_path = d;
   read_positive(rank, env::kIterations, "counting the iterations instead", s.stated_iterations);
   if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
+  if (const char* a = set_value(env::kAccounting)) s.accounting_path = a;
+  if (const char* c = set_value(env::kAccountingCall)) {
+    if (!read_call(rank, env::kAccountingCall, c, c, s.accounting_call, s.accounting_call_every)) {
+      warn(rank, std::string("MHETA_ACCOUNTING_CALL=") + model::excerpt(c) + ": expected MPI_Name[:k]; ignored");
+      s.accounting_call.clear();
+    }
+  }
   if (const char* e = set_value(env::kEmulate)) {
     try {
       s.emulation = load_emulation(e);

@@ -38,6 +38,9 @@ struct Settings {
   std::optional<Emulation> emulation;  // MHETA_EMULATE
   WaitMode wait = WaitMode::spin;      // MHETA_WAIT (default sleep when emulating)
   ClockMode clock = ClockMode::wall;   // MHETA_CLOCK (default virtual when emulating, else wall)
+  std::string accounting_path;         // MHETA_ACCOUNTING; empty: no accounting
+  std::string accounting_call;         // MHETA_ACCOUNTING_CALL's function; empty: none
+  std::int64_t accounting_call_every = 1;
 };
 
 // Reads the MHETA_* variables; warnings go to stderr prefixed with the rank.

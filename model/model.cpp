@@ -161,6 +161,18 @@ void Model::compile_rank(int rank, const Profile& profile) {
 // Every rank must call the same collectives in the same order (MPI requires
 // it); the k-th collective of every rank is instance k, priced once at the
 // largest byte count any rank gave it.
+//
+// An extension of §4.2.2, which prices a collective at the instrumented
+// bytes: a gather (gather, allgather(v)) in which every rank gave a whole
+// number of bytes per row it owned, the same for all, carries the rows'
+// data (a distributed vector gathered whole, as cg's), so its bytes follow
+// the distribution. It is priced per distribution at the largest share
+// (cost_collectives): its steps are paced by the largest block (each step
+// of a ring or recursive-doubling allgather forwards blocks, and the step
+// that carries the largest ends last), and the emulated network's virtual
+// clock ends each rank's gather at its own block's cost, so the next
+// synchronization waits for the largest. Evidence: cg on HY1, 4 ranks,
+// docs/model.md "Collectives whose bytes follow the rows".
 void Model::compile_collectives() {
   std::vector<int> counts(static_cast<std::size_t>(ranks_), 0);
   std::vector<std::int64_t> bytes;
@@ -198,6 +210,46 @@ void Model::compile_collectives() {
                        " (nor for the collective it can borrow one from), which the profile uses");
     }
     collective_cost_s_.push_back(curve->seconds(ranks_, static_cast<double>(bytes[seq])));
+  }
+  compile_gathered_rows();
+}
+
+namespace {
+bool gathers(Collective op) { return op == Collective::gather || op == Collective::allgather; }
+}  // namespace
+
+void Model::compile_gathered_rows() {
+  collective_bytes_per_row_.assign(collective_ops_.size(), 0.0);
+  std::vector<std::int64_t> per_row(collective_ops_.size(), -1);  // -1: not seen; 0: does not follow the rows
+  for (int r = 0; r < ranks_; ++r) {
+    const std::int64_t rows = captured_rows_[static_cast<std::size_t>(r)];
+    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
+      const Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind != OpKind::collective) continue;
+      std::int64_t& k = per_row[static_cast<std::size_t>(op.index)];
+      const bool whole = gathers(collective_ops_[static_cast<std::size_t>(op.index)]) && op.bytes > 0 &&
+                         op.bytes % rows == 0;
+      const std::int64_t mine = whole ? op.bytes / rows : 0;
+      k = k < 0 || k == mine ? mine : 0;
+    }
+  }
+  for (std::size_t seq = 0; seq < per_row.size(); ++seq) {
+    if (per_row[seq] <= 0) continue;
+    collective_bytes_per_row_[seq] = static_cast<double>(per_row[seq]);
+    gathers_rows_ = true;
+  }
+}
+
+// The collectives' costs for `rows`: a gather of the rows' data at the
+// largest share, the others as instrumented.
+void Model::cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) const {
+  std::copy(collective_cost_s_.begin(), collective_cost_s_.end(), ws.collective_cost.begin());
+  if (!gathers_rows_) return;
+  const std::int64_t largest = *std::max_element(rows.begin(), rows.end());
+  for (std::size_t seq = 0; seq < collective_ops_.size(); ++seq) {
+    if (collective_bytes_per_row_[seq] <= 0) continue;
+    ws.collective_cost[seq] =
+        network_.curve(collective_ops_[seq])->seconds(ranks_, collective_bytes_per_row_[seq] * static_cast<double>(largest));
   }
 }
 
@@ -247,6 +299,7 @@ Workspace::Workspace(const Model& model)
       plans(static_cast<std::size_t>(model.ranks_)),
       scale(static_cast<std::size_t>(model.ranks_)),
       op_seconds(model.ops_.size()),
+      collective_cost(model.collective_ops_.size()),
       clock(static_cast<std::size_t>(model.ranks_)),
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),

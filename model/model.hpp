@@ -153,6 +153,8 @@ class Model {
   void compile_rank(int rank, const Profile& profile);
   void compile_collectives();
   void compile_messages();
+  void compile_gathered_rows();
+  void cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) const;
   void reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const;
   const MessageRouting& routing_for(std::span<const std::int64_t> rows, Workspace& ws) const;
   IclaPlan plan_rank(int rank, std::int64_t rows) const;
@@ -183,7 +185,12 @@ class Model {
   std::vector<Block> blocks_;
   std::vector<IoTerm> io_terms_;
   std::vector<Collective> collective_ops_;  // per sequence number
-  std::vector<double> collective_cost_s_;   // per sequence number
+  std::vector<double> collective_cost_s_;   // per sequence number, at the instrumented bytes
+  // Per sequence number: bytes per row a rank gives a gather of its rows'
+  // data (0: its bytes do not follow the rows); then priced per
+  // distribution (cost_collectives).
+  std::vector<double> collective_bytes_per_row_;
+  bool gathers_rows_ = false;  // some collective follows the rows
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
   std::vector<double> base_transfer_s_;     // per op: a send's time on the link to its peer
   int sends_ = 0;
@@ -212,6 +219,7 @@ class Workspace {
   std::vector<IclaPlan> plans;
   std::vector<double> scale;
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
+  std::vector<double> collective_cost;  // per collective sequence number, for the rows evaluated
   // The replay.
   bool replayed = false;  // the last one completed: its clocks and arrivals stand
   std::vector<double> clock;

@@ -193,6 +193,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     first += rows[ri];
     any_empty = any_empty || rows[ri] == 0;
   }
+  cost_collectives(rows, ws);
   const int* partner = base_partner_.data();
   const int* peer = nullptr;  // the profile's peers: no rank is skipped
   const double* transfer = base_transfer_s_.data();
@@ -296,11 +297,11 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             const double wait = ws.collective_latest[seq] - clock;
             record(ReplayEvent::Kind::collective_wait, r, op, clock, ws.collective_latest[seq]);
             record(ReplayEvent::Kind::collective, r, op, ws.collective_latest[seq],
-                   ws.collective_latest[seq] + collective_cost_s_[seq]);
-            clock = ws.collective_latest[seq] + collective_cost_s_[seq];
+                   ws.collective_latest[seq] + ws.collective_cost[seq]);
+            clock = ws.collective_latest[seq] + ws.collective_cost[seq];
             if (out) {
               out->wait_s += wait;
-              out->comm_s += collective_cost_s_[seq];
+              out->comm_s += ws.collective_cost[seq];
             }
             break;
           }

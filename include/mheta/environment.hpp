@@ -22,6 +22,12 @@ inline constexpr const char* kEmulate = "MHETA_EMULATE";
 inline constexpr const char* kWait = "MHETA_WAIT";
 // The emulated run's clock: "virtual" (the default when emulating) or "wall".
 inline constexpr const char* kClock = "MHETA_CLOCK";
+// Where the accounting service writes every iteration's compute, I/O,
+// communication and waiting per rank (unset: no accounting).
+inline constexpr const char* kAccounting = "MHETA_ACCOUNTING";
+// With capture off: every k-th call of this function ends an accounted
+// iteration ("MPI_Name[:k]"), for programs that do not mark them.
+inline constexpr const char* kAccountingCall = "MHETA_ACCOUNTING_CALL";
 // The memory budget io/ sizes its ICLAs with (set by the interposer from
 // the emulation, or by the user), and the whole-run out-of-core switch.
 inline constexpr const char* kMemoryBytes = "MHETA_MEMORY_BYTES";
@@ -65,6 +71,8 @@ inline constexpr auto kAll = std::to_array<Variable>({
     {kEmulate, ""},
     {kWait, kDefaultWait},
     {kClock, kDefaultClock},
+    {kAccounting, ""},
+    {kAccountingCall, ""},
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},

@@ -502,6 +502,9 @@ def cmd_run_errors(args):
             (["--clock", "sundial"], 2, "--clock sundial"),
             (["--profile", os.path.join(tmp, "missing", "p.json")], 4, "does not exist"),
             (["--capture", "sometimes"], 2, "--capture"),
+            (["--capture", "call:MPI_Allreduce:99999999999999999999"], 2, "--capture"),
+            (["--accounting-call", "Allreduce"], 2, "--accounting-call Allreduce"),
+            (["--accounting-call", "MPI_Allreduce:0"], 2, "--accounting-call"),
             (["--wait", "nap"], 2, "--wait"),
         ]
         os.chmod(tmp, 0o755)

@@ -37,6 +37,21 @@ TEST(Services, EmulationAndSleepWaitComeFirst) {
   EXPECT_EQ(service_names(s), (Names{"emulation", "sleep-wait"}));
 }
 
+// Accounting reads the clock after emulation and the virtual clock moved it,
+// and sees a wait's requests before sleep-waiting runs the wait.
+TEST(Services, AccountingOnlyWhenItHasAFileBetweenTheClocksAndSleepWait) {
+  Settings s;
+  s.capture = CaptureMode::off;
+  s.accounting_path = "accounting.json";
+  EXPECT_EQ(service_names(s), (Names{"accounting"}));
+  s.emulation = Emulation{};
+  s.clock = ClockMode::virtual_time;
+  s.wait = WaitMode::sleep;
+  EXPECT_EQ(service_names(s), (Names{"virtual-clock", "accounting", "sleep-wait"}));
+  s.accounting_path.clear();
+  EXPECT_EQ(service_names(s), (Names{"virtual-clock", "sleep-wait"}));
+}
+
 TEST(Services, MadeInTableOrderUnderTheirNames) {
   Settings s;
   s.wait = WaitMode::sleep;

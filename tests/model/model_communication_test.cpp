@@ -173,6 +173,44 @@ TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
   }
 }
 
+// Two ranks that each compute 0.1 s on 10 rows, then gather `gathered`
+// bytes each and allreduce `reduced` bytes each.
+Model gather_model(std::int64_t gathered, std::int64_t reduced) {
+  Profile p = testing::empty_profile({10, 10});
+  for (int r = 0; r < 2; ++r) {
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(
+        Section{{compute_stage(0.1)},
+                {testing::collective(Collective::allgather, gathered), testing::collective(Collective::allreduce, reduced)}});
+  }
+  Cluster c = testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta);
+  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = CollectiveCurve{1e-3, 0, 0, 1e-5, 0};
+  c.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{2e-3, 0, 0, 1e-5, 0};
+  return Model(p, c);
+}
+
+// A gather of 8 bytes per row (a distributed vector gathered whole) is
+// priced at the largest share of the new distribution: 15 rows, 120 bytes,
+// 1e-3 + 1e-5 * 120 s; the allreduce keeps its instrumented 80 bytes,
+// 2e-3 + 1e-5 * 80 s. Rank 0 computes 0.1 * 15 / 10 s.
+TEST(Collectives, AGatherOfTheRowsFollowsTheLargestShare) {
+  const Prediction p = gather_model(80, 80).predict(std::vector<std::int64_t>{15, 5});
+  const double gather = 1e-3 + 1e-5 * 120;
+  const double reduce = 2e-3 + 1e-5 * 80;
+  EXPECT_NEAR(p.iteration_s, 0.15 + gather + reduce, 1e-12);
+  EXPECT_NEAR(p.ranks[1].comm_s, gather + reduce, 1e-12);
+  EXPECT_NEAR(p.ranks[1].wait_s, 0.15 - 0.05, 1e-12);
+  // The instrumented distribution costs what was instrumented.
+  EXPECT_NEAR(gather_model(80, 80).predict(std::vector<std::int64_t>{10, 10}).iteration_s,
+              0.1 + 1e-3 + 1e-5 * 80 + reduce, 1e-12);
+}
+
+// 12 bytes from 10 rows is no whole number of bytes per row: the gather
+// keeps its instrumented bytes, whatever the distribution.
+TEST(Collectives, AGatherOfOtherDataKeepsItsBytes) {
+  const Prediction p = gather_model(12, 8).predict(std::vector<std::int64_t>{15, 5});
+  EXPECT_NEAR(p.iteration_s, 0.15 + (1e-3 + 1e-5 * 12) + (2e-3 + 1e-5 * 8), 1e-12);
+}
+
 // A chain 0 - 1 - 2 exchanging halos with both neighbours.
 Profile chain_profile(const double (&compute)[3]) {
   Profile p = testing::empty_profile({100, 100, 100});

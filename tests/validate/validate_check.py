@@ -55,9 +55,60 @@ def median(values):
     return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
 
 
+TERMS = ("compute_s", "io_s", "comm_s", "wait_s", "total_s")
+
+
+def largest_term_error(predicted_ranks, measured_ranks):
+    """(term, rank, predicted, measured) of the largest |p - m| over the
+    ranks' compute and I/O, and the communication and waiting together of
+    the rank measured to wait least."""
+    best = None
+    bottleneck = min(range(len(measured_ranks)), key=lambda r: (measured_ranks[r]["wait_s"], r))
+    for r, (p, m) in enumerate(zip(predicted_ranks, measured_ranks)):
+        terms = [("compute", p["compute_s"], m["compute_s"]), ("I/O", p["io_s"], m["io_s"])]
+        if r == bottleneck:
+            terms.append(("communication and waiting", p["comm_s"] + p["wait_s"], m["comm_s"] + m["wait_s"]))
+        for term, pv, mv in terms:
+            if best is None or abs(pv - mv) > abs(best[2] - best[3]):
+                best = (term, r, pv, mv)
+    return best
+
+
+def check_attribution(e, ranks, where):
+    """Every run's per-rank terms from the interposer's records, the
+    entry's medians of them, and its largest term error recomputed."""
+    for run_ in e["runs"]:
+        check(run_.get("source") == "printed", "%s: jacobi prints its iterations: source %r" %
+              (where, run_.get("source")))
+        check(len(run_.get("ranks", [])) == ranks, "%s: a run's terms for %d ranks: %s" % (where, ranks, run_.get("ranks")))
+        for r, t in enumerate(run_["ranks"]):
+            check(all(isinstance(t[k], (int, float)) and t[k] >= 0 for k in TERMS), "%s rank %d: terms %s" % (where, r, t))
+            check(t["compute_s"] > 0 and t["total_s"] > 0, "%s rank %d: compute and total measured: %s" % (where, r, t))
+            # Medians taken term by term need not add up, but not far off
+            # (plus 100 us: this problem's iterations last tens of
+            # microseconds, where a scheduler's hiccup is the whole of one).
+            parts = t["compute_s"] + t["io_s"] + t["comm_s"] + t["wait_s"]
+            check(abs(parts - t["total_s"]) <= 0.5 * t["total_s"] + 1e-4,
+                  "%s rank %d: terms %g against the total %g" % (where, r, parts, t["total_s"]))
+        # The records and the program's lines time the same iterations (the
+        # marks end them, MPI_Wtime is the same virtual clock): generous,
+        # with the same 100 us of slack.
+        check(abs(run_["actual"] - run_["accounted"]) <= 0.5 * min(run_["actual"], run_["accounted"]) + 1e-4,
+              "%s: printed %g s against accounted %g s" % (where, run_["actual"], run_["accounted"]))
+    medians = [{k: median([run_["ranks"][r][k] for run_ in e["runs"]]) for k in TERMS} for r in range(ranks)]
+    for r in range(ranks):
+        for k in TERMS:
+            check(close(e["measured_ranks"][r][k], medians[r][k]), "%s rank %d %s: %g, the runs' median %g" %
+                  (where, r, k, e["measured_ranks"][r][k], medians[r][k]))
+    term, rank, p, m = largest_term_error(e["prediction"]["ranks"], medians)
+    got = e["largest_term_error"]
+    check(got["term"] == term and got["rank"] == rank and close(got["predicted_s"], p) and close(got["measured_s"], m),
+          "%s: largest term error %s, expected %s" % (where, got, (term, rank, p, m)))
+
+
 def check_results(doc, ranks, rows, repeat):
     """Structure, and every derived number recomputed from the raw ones."""
-    check(doc.get("format") == "mheta-validation/2", "format: %r" % doc.get("format"))
+    check(doc.get("format") == "mheta-validation/3", "format: %r" % doc.get("format"))
     entries = doc["distributions"]
     names = [e["name"] for e in entries]
     check(names[0] == "Blk", "the spectrum starts at Blk: %s" % names)
@@ -97,6 +148,7 @@ def check_results(doc, ranks, rows, repeat):
               "%s: error %g is not |p-a|/min(p,a) of its numbers" % (where, e["error"]))
         check(close(e["prediction"]["iteration_s"], e["predicted"]), "%s: prediction's iteration_s" % where)
         check(len(e["prediction"]["ranks"]) == ranks, "%s: per-rank breakdown" % where)
+        check_attribution(e, ranks, where)
         # Generous: iterations of this tiny problem last microseconds to
         # milliseconds on a shared machine, and the cluster's disk figures
         # are cold reads and synced writes while the app hits the page cache
@@ -118,6 +170,9 @@ def check_results(doc, ranks, rows, repeat):
           "spectrum against GBS: %s" % s)
     check(close(s["predicted_best_speedup_over_blk"], entries[0]["actual"] / by_predicted["actual"]),
           "speed-up over Blk: %s" % s)
+    worst = max(entries, key=lambda e: e["error"])
+    check(s["worst_distribution"] == worst["name"] and s["worst_term"] == worst["largest_term_error"],
+          "the summary's worst term is the worst distribution's: %s" % s)
     if repeat > 1:
         spreads = [e["spread"] for e in entries]
         check(close(s["noise_floor"], median(spreads)) or (s["noise_floor"] == 0 and median(spreads) == 0),
@@ -247,8 +302,14 @@ def check_dom(text, doc):
           "one spread bar per distribution run more than once: %d for %d" %
           (len(paths("curve", "spread")), len(repeated)))
     ranks = len(entries[-1]["prediction"]["ranks"])
+    # The chosen distribution (GBS): per rank the model's four terms, and the
+    # measured four beside them when its runs were accounted.
+    accounted = any(run_.get("ranks") for run_ in entries[-1].get("runs", []))
     bars = [a for t, a in svgs["breakdown"] if t == "rect" and "title" not in a and a.get("width") != "12"]
-    check(len(bars) == 4 * ranks, "breakdown: %d parts for %d ranks" % (len(bars), ranks))
+    measured_bars = [a for a in bars if "measured" in a.get("class", "").split()]
+    check(len(bars) == 4 * ranks * (2 if accounted else 1), "breakdown: %d parts for %d ranks" % (len(bars), ranks))
+    check(len(measured_bars) == (4 * ranks if accounted else 0),
+          "breakdown: %d measured parts for %d ranks" % (len(measured_bars), ranks))
     check(any(float(a["height"]) > 1 for a in bars), "breakdown bars have height")
     errors = [a for t, a in svgs["errors"] if t == "rect" and "error" in a.get("class", "")]
     check(len(errors) == len(measured), "errors: %d bars for %d measured" % (len(errors), len(measured)))
@@ -339,10 +400,13 @@ def synthetic_results(one_run_each=False):
             entry.update({"actual": actual, "iteration_seconds": [1.0, actual], "check": "PASS"})
         elif i != 3:
             entry["runs"] = [{"round": k, "actual": actual * f, "iteration_seconds": [1.0, actual * f],
-                              "check": "PASS"} for k, f in enumerate((0.99, 1.0, 1.03))]
+                              "check": "PASS", "source": "printed", "accounted": actual * f,
+                              "ranks": [dict(b, io_s=b["io_s"] * f * (1 + r), total_s=actual * f) for r, b in
+                                        enumerate({t: b[t] for t in TERMS} for b in ranks)]}
+                             for k, f in enumerate((0.99, 1.0, 1.03))]
             entry["actual"] = actual
         entries.append(entry)
-    return {"format": "mheta-validation/%d" % (1 if one_run_each else 2),
+    return {"format": "mheta-validation/%d" % (1 if one_run_each else 3),
             "settings": {"ranks": 3, "app": "./jacobi", "emulate": "HY1"},
             "profile": "p.json", "cluster": "c.json", "distributions": entries}
 
@@ -369,6 +433,17 @@ def report(args):
             json.dump(synthetic_results(one_run_each=True), f)
         run([args.mheta, "report", results, "-o", html_path])
         check_report_file(html_path, synthetic_results(one_run_each=True))
+        # Results of the second format (repeats, no measured terms) too.
+        second = synthetic_results()
+        second["format"] = "mheta-validation/2"
+        for e in second["distributions"]:
+            for run_ in e.get("runs", []):
+                for key in ("source", "accounted", "ranks"):
+                    run_.pop(key)
+        with open(results, "w") as f:
+            json.dump(second, f)
+        run([args.mheta, "report", results, "-o", html_path])
+        check_report_file(html_path, second)
         with open(results, "w") as f:
             json.dump(synthetic_results(), f)
         run([args.mheta, "report", results, "-o", html_path, "--distribution", "I-C"])
@@ -390,6 +465,17 @@ def bad_input(args):
         result = run([args.mheta, "report", broken, "-o", os.path.join(tmp, "r.html")], expect=3)
         check("broken.json" in result.stderr and "rows[1]" in result.stderr, "names file and field:\n" + result.stderr)
         run([args.mheta, "report", os.path.join(tmp, "missing.json")], expect=3)
+        # A run's measured terms must be five non-negative seconds, its source one of two.
+        for edit, field in ((lambda r: r.update(source="guessed"), "runs[0].source"),
+                            (lambda r: r["ranks"][1].update(io_s=-1), "runs[0].ranks[1].io_s"),
+                            (lambda r: r["ranks"][0].pop("wait_s"), "runs[0].ranks[0]")):
+            doc = synthetic_results()
+            edit(doc["distributions"][0]["runs"][0])
+            with open(broken, "w") as f:
+                json.dump(doc, f)
+            result = run([args.mheta, "report", broken, "-o", os.path.join(tmp, "r.html")], expect=3)
+            check("broken.json" in result.stderr and field in result.stderr,
+                  "names file and field %s:\n%s" % (field, result.stderr))
         run([args.mheta, "validate", "-n", "2", "--app", "'unclosed", "-o", os.path.join(tmp, "v.json")], expect=2)
         failed = run([args.mheta, "validate", "-n", "2", "--app", "/nonexistent/program", "--cluster", broken,
                       "-o", os.path.join(tmp, "v.json")], expect=5)

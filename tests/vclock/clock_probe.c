@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu_burn.h"
+#include "tests/common/cpu_work.h"
 
 enum { kIoDoubles = 512 * 1024, kRingDoubles = 8192 };
 

@@ -13,14 +13,14 @@
  * interposer); the virtual times to check go to stderr as name=value, with
  * the value they should have on a network of latency L (given in seconds as
  * the second argument), as expected_name=value. Compute is burnt CPU time,
- * which the virtual clock counts exactly (cpu_burn.h).
+ * which the virtual clock counts exactly (tests/common/cpu_work.h).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_burn.h"
+#include "tests/common/cpu_work.h"
 
 static long checksum(const int* values, int n) {
   long sum = 0;

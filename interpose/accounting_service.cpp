@@ -1,0 +1,225 @@
+#include "interpose/accounting_service.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <string>
+
+#include "interpose/boundary_counter.hpp"
+#include "interpose/call.hpp"
+#include "interpose/clock.hpp"
+#include "interpose/runtime.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+using Term = AccountingService::Term;
+
+// Every intercepted function's category, in table order (mpi_functions.def).
+constexpr Category kCategories[] = {
+#define MHETA_MPI(Name, Cat, ...) Category::Cat,
+#include "interpose/mpi_functions.def"
+#undef MHETA_MPI
+};
+
+// Where a call's time goes, by what the call does: MPI-IO is I/O; a call
+// that completes a receive, a request or a collective waits for another
+// rank (its transfer and the collective's own cost included: which part of
+// such a call was the network's cannot be told from inside it); a call that
+// only sends or posts is communication.
+Term term_of(Fn fn) {
+  switch (kCategories[static_cast<int>(fn)]) {
+    case Category::file_open:
+    case Category::file_close:
+    case Category::file_read:
+    case Category::file_write:
+    case Category::file_iread:
+    case Category::file_iwrite:
+    case Category::file_sync:
+      return Term::io;
+    case Category::recv:
+    case Category::sendrecv:
+    case Category::completion:
+    case Category::collective:
+    case Category::probe:
+      return Term::wait;
+    default:
+      return Term::comm;
+  }
+}
+
+const char* boundary_name(int boundary) {
+  static constexpr const char* kNames[] = {"none", "mark", "pcontrol", "call"};
+  return kNames[boundary];
+}
+
+}  // namespace
+
+double AccountingService::now(Runtime& rt) const { return rt.clock().on() ? rt.clock().now() : now_s(); }
+
+// A rank whose virtual clock falls back to the wall clock (threads calling
+// MPI at once) changes clocks between two reads: the interval across is
+// meaningless, and is taken as 0 rather than written negative.
+double AccountingService::since(double start, double t) { return std::max(0.0, t - start); }
+
+void AccountingService::on_start(Runtime& rt) {
+  const Settings& s = rt.settings();
+  // Nothing else counts calls with capture off: the run's iterations are
+  // every k-th call of the function named (a program that does not mark them).
+  if (s.capture == CaptureMode::off && !s.accounting_call.empty()) {
+    for (int f = 0; f < static_cast<int>(Fn::count_); ++f) {
+      if (s.accounting_call == fn_name(static_cast<Fn>(f))) count_boundaries(static_cast<Fn>(f), s.accounting_call_every, 0);
+    }
+  }
+  thread_ = std::this_thread::get_id();
+  PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+  virtual_ = rt.clock().on();
+  iterations_.reserve(1024);
+  last_ = now(rt);
+  iteration_start_ = last_;
+}
+
+void AccountingService::add_compute(double t) {
+  current_.compute_s += since(last_, t);
+  last_ = t;
+}
+
+void AccountingService::before_call(Runtime& rt, Fn fn, ComputeSection&) {
+  if (!on_my_thread()) return;
+  const double t = now(rt);
+  add_compute(t);
+  if (fn == Fn::count_) return;  // a mark or MPI_Wtime ends a compute section, not a call
+  in_call_ = true;
+  call_start_ = t;
+  call_term_ = term_of(fn);
+}
+
+// A wait that completes a non-blocking MPI-IO request (a prefetch) waits
+// for the disk: I/O, as the model's prefetch stall (Eq 2) is.
+std::optional<int> AccountingService::run_blocking(Runtime& rt, const BlockingCall& call) {
+  if (!on_my_thread() || call_term_ != Term::wait || call.info.requests == nullptr) return std::nullopt;
+  std::lock_guard lock(rt.mutex());
+  for (int i = 0; i < call.info.nreq; ++i) {
+    const PendingRequest* p = rt.requests().oldest(call.info.requests[i]);
+    if (p != nullptr && (p->kind == PendingRequest::Kind::file || p->kind == PendingRequest::Kind::prefetch)) {
+      call_term_ = Term::io;
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+void AccountingService::after_call(Runtime& rt, Fn) {
+  if (!on_my_thread() || !in_call_) return;
+  in_call_ = false;
+  const double t = now(rt);
+  const double seconds = since(call_start_, t);
+  switch (call_term_) {
+    case Term::io:
+      current_.io_s += seconds;
+      break;
+    case Term::comm:
+      current_.comm_s += seconds;
+      break;
+    case Term::wait:
+      current_.wait_s += seconds;
+      break;
+  }
+  last_ = t;
+  // The k-th call of the function that ends an iteration (counted by the
+  // wrappers before the call): the iteration ends with it.
+  if (boundary_ == Boundary::mark || boundary_ == Boundary::pcontrol) return;
+  const std::int64_t counted = boundaries_counted();
+  if (counted == counted_) return;
+  counted_ = counted;
+  end_iteration(rt, t, Boundary::call);
+}
+
+void AccountingService::on_program_mark(Runtime& rt) {
+  if (!on_my_thread()) return;
+  // The compute up to the mark (the capture service moved the clock already).
+  if (rt.settings().capture == CaptureMode::off) {
+    rt.enter();
+    rt.leave();
+  }
+  const double t = now(rt);
+  add_compute(t);
+  end_iteration(rt, t, Boundary::mark);
+}
+
+void AccountingService::on_pcontrol(Runtime& rt, int level) {
+  if (!on_my_thread() || level <= 0 || boundary_ == Boundary::mark) return;
+  if (rt.settings().capture != CaptureMode::pcontrol) {
+    rt.enter();
+    rt.leave();
+  }
+  const double t = now(rt);
+  add_compute(t);
+  end_iteration(rt, t, Boundary::pcontrol);
+}
+
+// The program's marks win over MPI_Pcontrol, which wins over counted calls
+// (as the run's iteration count does, lifecycle.cpp): records of a source
+// that gives way are dropped, and the iteration so far is its first.
+void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
+  if (source != boundary_ && boundary_ != Boundary::none) iterations_.clear();
+  boundary_ = source;
+  virtual_ = virtual_ && rt.clock().on();
+  current_.total_s = since(iteration_start_, t);
+  iterations_.push_back(current_);
+  current_ = {};
+  iteration_start_ = t;
+}
+
+// Collective at MPI_Finalize: rank 0 gathers every rank's records and
+// writes them. A failure is said once and never stops the program.
+void AccountingService::on_finish(Runtime& rt) {
+  if (comm_ == MPI_COMM_NULL) return;
+  constexpr int kFields = model::IterationTerms::kCount;
+  const int rank = rt.world_rank();
+  const int size = rt.world_size();
+  const int mine = static_cast<int>(iterations_.size()) * kFields;
+  std::vector<double> flat;
+  flat.reserve(static_cast<std::size_t>(mine));
+  for (const model::IterationTerms& it : iterations_) {
+    for (double v : it.values()) flat.push_back(v);
+  }
+  std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  std::vector<int> offsets(counts.size());
+  int total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = total;
+    total += counts[r];
+  }
+  std::vector<double> all(static_cast<std::size_t>(total));
+  PMPI_Gatherv(flat.data(), mine, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  int virtual_everywhere = virtual_ ? 1 : 0;
+  PMPI_Allreduce(MPI_IN_PLACE, &virtual_everywhere, 1, MPI_INT, MPI_MIN, comm_);
+  PMPI_Comm_free(&comm_);
+  if (rank != 0) return;
+  model::Accounting accounting;
+  accounting.clock = virtual_everywhere ? "virtual" : "wall";
+  accounting.boundary = boundary_name(static_cast<int>(boundary_));
+  const int counted = g_boundary_fn.load(std::memory_order_relaxed);
+  if (boundary_ == Boundary::call && counted >= 0) {
+    accounting.call = std::string(fn_name(static_cast<Fn>(counted))) + ":" + std::to_string(boundary_every());
+  }
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    std::vector<model::IterationTerms>& records = accounting.ranks.emplace_back();
+    for (int k = 0; k < counts[r]; k += kFields) {
+      std::array<double, kFields> v{};
+      for (int f = 0; f < kFields; ++f) v[static_cast<std::size_t>(f)] = all[static_cast<std::size_t>(offsets[r] + k + f)];
+      records.push_back(model::IterationTerms::from(v));
+    }
+  }
+  try {
+    model::write_accounting(rt.settings().accounting_path, accounting);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "mheta interpose: accounting not written: %s\n", error.what());
+  }
+}
+
+}  // namespace mheta::interpose

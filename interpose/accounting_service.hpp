@@ -1,0 +1,68 @@
+#pragma once
+// Accounting (MHETA_ACCOUNTING, docs/interpose.md "Accounting"): on every
+// iteration, not only the captured one, where each rank's time went:
+// compute, I/O, communication, waiting and the iteration's total, in the
+// run's clock (virtual when the virtual clock times the run, wall
+// otherwise). Iterations end where the capture's boundaries are: the
+// program's marks, else its MPI_Pcontrol(1) calls, else the k-th calls of
+// the function that ends an iteration (`call:` mode, or the one automatic
+// detection found: boundary_counter.hpp). At MPI_Finalize the ranks'
+// records are gathered to rank 0, which writes accounting.json
+// (model/accounting.hpp).
+//
+// Light: per call two clock reads and an add; per iteration one fixed-size
+// record appended. Off, the service does not exist.
+#include <mpi.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "interpose/service.hpp"
+#include "model/accounting.hpp"
+
+namespace mheta::interpose {
+
+class AccountingService final : public Service {
+ public:
+  const char* name() const override { return "accounting"; }
+  void on_start(Runtime& rt) override;
+  void on_finish(Runtime& rt) override;
+  bool keeps_engaged(const Runtime&) const override { return true; }
+
+  void before_call(Runtime& rt, Fn fn, ComputeSection&) override;
+  std::optional<int> run_blocking(Runtime& rt, const BlockingCall& call) override;
+  void after_call(Runtime& rt, Fn fn) override;
+  void on_program_mark(Runtime& rt) override;
+  void on_pcontrol(Runtime& rt, int level) override;
+
+  // Where the time of one call goes.
+  enum class Term { io, comm, wait };
+
+ private:
+  enum class Boundary { none, mark, pcontrol, call };
+  double now(Runtime& rt) const;
+  static double since(double start, double t);
+  bool on_my_thread() const { return std::this_thread::get_id() == thread_; }
+  // The compute up to `t` (the end of the last call or boundary to `t`).
+  void add_compute(double t);
+  // An iteration ended at `t`, told by `source`. The first record starts at
+  // MPI_Init (setup included), and one closed when automatic detection
+  // started counting may hold several iterations: readers skip the first.
+  void end_iteration(Runtime& rt, double t, Boundary source);
+
+  std::thread::id thread_;  // MPI_Init's: calls of other threads are not accounted
+  MPI_Comm comm_ = MPI_COMM_NULL;  // a private duplicate, for the gather at MPI_Finalize
+  bool virtual_ = false;           // the virtual clock timed every record
+  Boundary boundary_ = Boundary::none;
+  double last_ = 0;             // the end of the last call or boundary, the run's clock
+  double call_start_ = 0;
+  double iteration_start_ = 0;
+  bool in_call_ = false;
+  Term call_term_ = Term::comm;
+  std::int64_t counted_ = 0;    // boundaries_counted() at the last call boundary
+  model::IterationTerms current_;
+  std::vector<model::IterationTerms> iterations_;
+};
+
+}  // namespace mheta::interpose

@@ -1,0 +1,100 @@
+#include "model/accounting.hpp"
+
+#include <algorithm>
+
+#include "model/text_file.hpp"
+
+namespace mheta::model {
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+Json accounting_to_json(const Accounting& accounting) {
+  Json ranks = Json::array();
+  for (std::size_t r = 0; r < accounting.ranks.size(); ++r) {
+    Json iterations = Json::array();
+    for (const IterationTerms& t : accounting.ranks[r]) iterations.push_back(t.values());
+    ranks.push_back({{"rank", r}, {"iterations", std::move(iterations)}});
+  }
+  Json doc = {{"format", kAccountingFormat},
+              {"clock", accounting.clock},
+              {"boundary", accounting.boundary},
+              {"terms", kTermNames},
+              {"ranks", std::move(ranks)}};
+  if (!accounting.call.empty()) doc["call"] = accounting.call;
+  return doc;
+}
+
+Accounting parse_accounting(std::string_view text, std::string_view source) {
+  const JsonFields f{std::string(source)};
+  const Json doc = parse_json_text(text, source);
+  if (!doc.is_object()) f.fail("", "expected a JSON object");
+  f.expect_format(doc, kAccountingFormat);
+  Accounting a;
+  a.clock = f.string(doc, "clock", "");
+  if (a.clock != "wall" && a.clock != "virtual") f.fail("clock", "expected wall or virtual");
+  a.boundary = f.string(doc, "boundary", "");
+  if (a.boundary != "mark" && a.boundary != "pcontrol" && a.boundary != "call" && a.boundary != "none") {
+    f.fail("boundary", "expected mark, pcontrol, call or none");
+  }
+  if (f.optional_member(doc, "call", "") != nullptr) {
+    a.call = f.string(doc, "call", "");
+    if (!a.call.starts_with("MPI_")) f.fail("call", "expected MPI_Name:k");
+  }
+  const Json& ranks = f.array(doc, "ranks", "");
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const std::string at = index_path("ranks", r);
+    if (!ranks[r].is_object()) f.fail(at, "expected an object");
+    if (f.integer(ranks[r], "rank", at) != static_cast<std::int64_t>(r)) {
+      f.fail(field_path(at, "rank"), "expected " + std::to_string(r) + ": ranks are listed in order");
+    }
+    const std::string iterations_at = field_path(at, "iterations");
+    const Json& iterations = f.array(ranks[r], "iterations", at);
+    std::vector<IterationTerms>& mine = a.ranks.emplace_back();
+    for (std::size_t k = 0; k < iterations.size(); ++k) {
+      const std::string it = index_path(iterations_at, k);
+      if (!iterations[k].is_array() || iterations[k].size() != IterationTerms::kCount) {
+        f.fail(it, "expected [compute, io, comm, wait, total] seconds");
+      }
+      std::array<double, IterationTerms::kCount> v{};
+      for (std::size_t t = 0; t < v.size(); ++t) v[t] = f.non_negative_value(iterations[k][t], index_path(it, t));
+      mine.push_back(IterationTerms::from(v));
+    }
+  }
+  return a;
+}
+
+Accounting read_accounting(const std::filesystem::path& path) {
+  return parse_accounting(read_text_file(path), path.string());
+}
+
+void write_accounting(const std::filesystem::path& path, const Accounting& accounting) {
+  write_text_file_atomically(path, accounting_to_json(accounting).dump() + "\n");
+}
+
+IterationTerms steady_terms(const std::vector<IterationTerms>& iterations) {
+  if (iterations.empty()) return {};
+  const std::size_t first = iterations.size() > 1 ? 1 : 0;
+  std::array<double, IterationTerms::kCount> v{};
+  std::vector<double> column;
+  for (std::size_t t = 0; t < v.size(); ++t) {
+    column.clear();
+    for (std::size_t k = first; k < iterations.size(); ++k) column.push_back(iterations[k].values()[t]);
+    v[t] = median_of(column);
+  }
+  return IterationTerms::from(v);
+}
+
+double accounted_iteration_seconds(const Accounting& accounting) {
+  double slowest = 0;
+  for (const std::vector<IterationTerms>& rank : accounting.ranks) {
+    if (!rank.empty()) slowest = std::max(slowest, steady_terms(rank).total_s);
+  }
+  return slowest;
+}
+
+}  // namespace mheta::model

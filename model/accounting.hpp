@@ -1,0 +1,70 @@
+#pragma once
+// accounting.json: where each rank's time went in every iteration of a run,
+// written by the interposer's accounting service (MHETA_ACCOUNTING,
+// docs/interpose.md "Accounting") and read by `mheta validate`, which sets
+// it beside the model's per-rank terms (RankBreakdown). No MPI here.
+//
+// Per rank and iteration: compute (between MPI calls), I/O (in MPI-IO calls
+// and in waits that completed MPI-IO requests), communication (in calls
+// that send or post), waiting (in calls that complete receives, requests
+// or collectives), and the iteration's total, in the run's clock: virtual
+// when the virtual clock timed the run, wall otherwise.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/json_fields.hpp"
+
+namespace mheta::model {
+
+inline constexpr std::string_view kAccountingFormat = "mheta-accounting/1";
+
+// The terms of one iteration of one rank, seconds; the order of the file's
+// arrays (kTermNames).
+struct IterationTerms {
+  double compute_s = 0;
+  double io_s = 0;
+  double comm_s = 0;
+  double wait_s = 0;
+  double total_s = 0;
+
+  static constexpr int kCount = 5;
+  std::array<double, kCount> values() const { return {compute_s, io_s, comm_s, wait_s, total_s}; }
+  static IterationTerms from(const std::array<double, kCount>& v) { return {v[0], v[1], v[2], v[3], v[4]}; }
+};
+
+inline constexpr std::array<std::string_view, IterationTerms::kCount> kTermNames = {"compute", "io", "comm", "wait",
+                                                                                   "total"};
+
+struct Accounting {
+  std::string clock = "wall";     // "wall" or "virtual"
+  std::string boundary = "none";  // what ended the iterations: "mark", "pcontrol", "call" or "none"
+  std::string call;               // boundary "call": which, "MPI_Name:k" (every k-th call of MPI_Name)
+  std::vector<std::vector<IterationTerms>> ranks;  // [rank][iteration], the first iteration included
+};
+
+Json accounting_to_json(const Accounting& accounting);
+// Throws FormatError naming `source` and the field.
+Accounting parse_accounting(std::string_view text, std::string_view source);
+Accounting read_accounting(const std::filesystem::path& path);
+// Atomically (text_file.hpp).
+void write_accounting(const std::filesystem::path& path, const Accounting& accounting);
+
+// The median of `values` (the mean of the two middle ones for an even
+// count); 0 for none.
+double median_of(std::vector<double> values);
+
+// One rank's steady state: each term's median over its iterations after the
+// first (the first creates or opens the data); with one iteration, that one.
+// The medians are taken term by term, so they need not add up to the total's.
+IterationTerms steady_terms(const std::vector<IterationTerms>& iterations);
+
+// The run's seconds per steady-state iteration from the records: the largest
+// over the ranks of each rank's median total (ranks wait for each other, so
+// each rank's typical iteration is the run's). 0 when no rank has a record.
+double accounted_iteration_seconds(const Accounting& accounting);
+
+}  // namespace mheta::model

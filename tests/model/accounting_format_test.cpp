@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+
+#include "model/accounting.hpp"
+#include "model/format_error.hpp"
+
+namespace mheta::model {
+namespace {
+
+Accounting two_ranks() {
+  Accounting a;
+  a.clock = "virtual";
+  a.boundary = "mark";
+  // Rank 0: a setup iteration, then three of 10, 12 and 11 ms.
+  a.ranks.push_back({{0.5, 0.1, 0, 0, 0.6},
+                     {0.006, 0.002, 0.0005, 0.0015, 0.010},
+                     {0.007, 0.003, 0.0005, 0.0015, 0.012},
+                     {0.006, 0.003, 0.0005, 0.0015, 0.011}});
+  // Rank 1: waits more; 20 ms in every iteration after the first.
+  a.ranks.push_back({{0.4, 0.1, 0, 0.1, 0.6}, {0.004, 0.001, 0.001, 0.014, 0.020}, {0.004, 0.001, 0.001, 0.014, 0.020}});
+  return a;
+}
+
+FormatError error_after(const std::function<void(Json&)>& edit) {
+  Json doc = accounting_to_json(two_ranks());
+  edit(doc);
+  try {
+    parse_accounting(doc.dump(), "accounting.json");
+  } catch (const FormatError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << doc.dump();
+  return FormatError("", "", "");
+}
+
+TEST(AccountingFormat, RoundTripKeepsEveryRecord) {
+  const auto path = std::filesystem::temp_directory_path() / "mheta_accounting_round_trip.json";
+  write_accounting(path, two_ranks());
+  const Accounting back = read_accounting(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back.clock, "virtual");
+  EXPECT_EQ(back.boundary, "mark");
+  ASSERT_EQ(back.ranks.size(), 2u);
+  ASSERT_EQ(back.ranks[0].size(), 4u);
+  ASSERT_EQ(back.ranks[1].size(), 3u);
+  EXPECT_EQ(back.ranks[0][2].values(), two_ranks().ranks[0][2].values());
+  EXPECT_EQ(back.ranks[1][1].values(), two_ranks().ranks[1][1].values());
+}
+
+TEST(AccountingFormat, TheCallThatEndedTheIterationsIsKept) {
+  Accounting a = two_ranks();
+  a.boundary = "call";
+  a.call = "MPI_Allreduce:2";
+  EXPECT_EQ(parse_accounting(accounting_to_json(a).dump(), "a.json").call, "MPI_Allreduce:2");
+  EXPECT_FALSE(accounting_to_json(two_ranks()).contains("call"));
+}
+
+TEST(AccountingFormat, TermsAreNamedInTheirOrder) {
+  const Json doc = accounting_to_json(two_ranks());
+  EXPECT_EQ(doc["terms"], Json::parse(R"(["compute","io","comm","wait","total"])"));
+  EXPECT_EQ(doc["ranks"][1]["iterations"][1][3], 0.014);  // wait, the fourth
+}
+
+TEST(AccountingFormat, SteadyTermsAreMediansAfterTheFirst) {
+  // Rank 0's iterations 1..3: compute 6, 7, 6 ms -> 6; I/O 2, 3, 3 -> 3; total 10, 12, 11 -> 11.
+  const IterationTerms t = steady_terms(two_ranks().ranks[0]);
+  EXPECT_DOUBLE_EQ(t.compute_s, 0.006);
+  EXPECT_DOUBLE_EQ(t.io_s, 0.003);
+  EXPECT_DOUBLE_EQ(t.wait_s, 0.0015);
+  EXPECT_DOUBLE_EQ(t.total_s, 0.011);
+  // One iteration only: that one.
+  EXPECT_DOUBLE_EQ(steady_terms({{1, 2, 3, 4, 10}}).total_s, 10);
+  EXPECT_DOUBLE_EQ(steady_terms({}).total_s, 0);
+}
+
+TEST(AccountingFormat, IterationTimeIsTheSlowestRanksMedian) {
+  EXPECT_DOUBLE_EQ(accounted_iteration_seconds(two_ranks()), 0.020);
+  EXPECT_DOUBLE_EQ(accounted_iteration_seconds(Accounting{}), 0);
+}
+
+TEST(AccountingFormat, RejectsMalformedInput) {
+  EXPECT_NE(std::string(error_after([](Json& d) { d["format"] = "mheta-accounting/9"; }).what()).find("format"),
+            std::string::npos);
+  EXPECT_EQ(error_after([](Json& d) { d["clock"] = "sundial"; }).where(), "clock");
+  EXPECT_EQ(error_after([](Json& d) { d["boundary"] = "moon"; }).where(), "boundary");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][1]["rank"] = 0; }).where(), "ranks[1].rank");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["iterations"][1] = Json::array({1, 2, 3}); }).where(),
+            "ranks[0].iterations[1]");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["iterations"][2][1] = -0.5; }).where(),
+            "ranks[0].iterations[2][1]");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][1]["iterations"][0][4] = "slow"; }).where(),
+            "ranks[1].iterations[0][4]");
+  EXPECT_EQ(error_after([](Json& d) { d.erase("ranks"); }).where(), "ranks");
+  EXPECT_EQ(error_after([](Json& d) { d["call"] = "Allreduce"; }).where(), "call");
+  EXPECT_THROW(parse_accounting("[1, 2]", "accounting.json"), FormatError);
+  EXPECT_THROW(parse_accounting("{\"format\": ", "accounting.json"), FormatError);
+}
+
+}  // namespace
+}  // namespace mheta::model
