@@ -62,5 +62,70 @@ TEST(WorkspaceReuse, RowWeightsMoveTheWorkOfTheRanksBetween) {
   }
 }
 
+// iteration_seconds_if_below as GBS uses it: a prediction, then moves of
+// rows between two ranks (near, far, emptying one) tested against limits
+// just below and just above their time. Below the limit the time must be
+// exactly a fresh workspace's; otherwise at least the limit, and within
+// 1e-9 of the time. In chains the moves are measured from the prediction.
+void expect_if_below_is_exact_below_the_limit(const model::Model& model, std::mt19937_64& random) {
+  std::vector<std::int64_t> current = model.instrumented_rows();
+  const int n = model.ranks();
+  std::uniform_int_distribution<int> rank(0, n - 1);
+  model::Workspace reused(model);
+  for (int round = 0; round < 40; ++round) {
+    model.predict(current, reused);
+    for (int k = 0; k < 12; ++k) {
+      std::vector<std::int64_t> next = current;
+      const int from = rank(random);
+      const int to = k % 3 == 0 ? std::min(n - 1, from + 1) : rank(random);
+      const auto f = static_cast<std::size_t>(from);
+      const std::int64_t amount = k % 5 == 4 ? next[f] : std::min<std::int64_t>(next[f], 1 + random() % 30);
+      next[f] -= amount;
+      next[static_cast<std::size_t>(to)] += amount;
+      model::Workspace fresh(model);
+      const double exact = model.iteration_seconds(next, fresh);
+      for (double factor : {0.0, 0.999, 1.0, 1.001, 2.0}) {
+        const double limit = exact * factor;
+        const double t = model.iteration_seconds_if_below(next, reused, limit);
+        if (exact < limit) {
+          ASSERT_EQ(t, exact) << "round " << round << " move " << k << " limit x" << factor;
+        } else {
+          ASSERT_GE(t, limit) << "round " << round << " move " << k << " limit x" << factor;
+          ASSERT_NEAR(t, exact, 1e-9 * exact) << "round " << round << " move " << k << " limit x" << factor;
+        }
+      }
+      // And the plain evaluation in the same workspace is still exact.
+      ASSERT_EQ(model.iteration_seconds(next, reused), exact) << "round " << round << " move " << k;
+    }
+    // Keep a move (of the last kind tried), so the reference moves on.
+    const int from = rank(random);
+    const auto f = static_cast<std::size_t>(from);
+    const std::int64_t amount = std::min<std::int64_t>(current[f], 1 + random() % 30);
+    current[f] -= amount;
+    current[static_cast<std::size_t>(rank(random))] += amount;
+  }
+}
+
+TEST(WorkspaceReuse, IfBelowIsExactBelowTheLimitInEveryPattern) {
+  std::mt19937_64 random(17);
+  for (Pattern p : {Pattern::pipelined, Pattern::neighbour, Pattern::reduction}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const Instance i = random_instance(random, 9 + 20 * trial, 90 * (9 + 20 * trial), p);
+      const model::Model m(i.profile, i.cluster);
+      SCOPED_TRACE(i.description);
+      expect_if_below_is_exact_below_the_limit(m, random);
+    }
+  }
+}
+
+TEST(WorkspaceReuse, IfBelowMovesTheWorkOfTheRanksBetweenWithRowWeights) {
+  std::mt19937_64 random(23);
+  Instance i = random_instance(random, 12, 1200, Pattern::pipelined);
+  std::uniform_real_distribution<double> weight(0.1, 3.0);
+  for (int r = 0; r < 1200; ++r) i.profile.row_weights.push_back(weight(random));
+  const model::Model m(i.profile, i.cluster);
+  expect_if_below_is_exact_below_the_limit(m, random);
+}
+
 }  // namespace
 }  // namespace mheta::search
