@@ -14,14 +14,8 @@ import tempfile
 
 import jsonschema
 
-FAILURES = []
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message, file=sys.stderr)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, exit_if_failed  # noqa: E402
 
 
 def main():
@@ -164,8 +158,7 @@ def main():
               "an unknown command: %r" % run.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if FAILURES:
-        sys.exit(1)
+    exit_if_failed()
     print("json outputs and errors checked")
 
 

@@ -14,14 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-FAILURES = []
-
-
-def check(condition, message):
-    if not condition:
-        FAILURES.append(message)
-        print("FAIL: " + message, file=sys.stderr)
-    return condition
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import check, exit_if_failed  # noqa: E402
 
 
 class Launch:
@@ -158,8 +152,7 @@ def main():
         SCENARIOS[args.scenario](Launch(args, work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if FAILURES:
-        sys.exit(1)
+    exit_if_failed()
     print(args.scenario + " passed")
 
 

@@ -23,6 +23,7 @@
 #include "io/redistribution_data_checksum.hpp"
 #include "io/redistribution_recovery.hpp"
 #include "io/sweep_plan.hpp"
+#include "mpi_world.hpp"
 
 namespace {
 
@@ -39,15 +40,12 @@ void relax(double* row, std::int64_t cols) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mheta::test::MpiWorld world(argc, argv);
+  const int rank = world.rank();
+  const int size = world.size();
   const bool stay = argc == 6 && std::string(argv[5]) == "--stay";
   if (argc != 5 && !stay) {
     if (rank == 0) std::cerr << "usage: auto_sweep DIR ROWS COLS ITERS [--stay]\n";
-    MPI_Finalize();
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -129,6 +127,5 @@ int main(int argc, char** argv) {
         << std::endl;
   }
   MPI_Bcast(&pass, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
   return pass ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 
 #include "io/redistribution_vector.hpp"
 #include "model/gen_block.hpp"
+#include "mpi_world.hpp"
 
 namespace {
 
@@ -39,11 +40,9 @@ mheta::model::GenBlock shares(const std::vector<int>& weights, int size, std::in
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mheta::test::MpiWorld world(argc, argv);
+  const int rank = world.rank();
+  const int size = world.size();
   const std::int64_t rows = 101;
   const std::vector<std::vector<int>> patterns = {{1}, {0, 1, 2}, {3, 1}, {1, 0}, {5, 1, 1, 2}};
   int bad = 0;
@@ -76,6 +75,5 @@ int main(int argc, char** argv) {
   int any = 0;
   MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) std::cout << (any ? "FAIL" : "PASS") << "\n";
-  MPI_Finalize();
   return any;
 }

@@ -16,6 +16,7 @@
 #include "io/local_array.hpp"
 #include "io/redistribution_startup.hpp"
 #include "model/gen_block.hpp"
+#include "mpi_world.hpp"
 
 namespace {
 
@@ -28,11 +29,9 @@ std::uint64_t mix(std::uint64_t x) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mheta::test::MpiWorld world(argc, argv);
+  const int rank = world.rank();
+  const int size = world.size();
   int code = 0;
   try {
     const bool start = argc == 4 && std::string(argv[1]) == "--start";
@@ -47,7 +46,6 @@ int main(int argc, char** argv) {
     if (start) {
       const std::string said = mheta::io::bring_to_distribution(MPI_COMM_WORLD, dir, shapes, dist);
       if (rank == 0) std::cout << (said.empty() ? "nothing to do" : said) << std::endl;
-      MPI_Finalize();
       return 0;
     }
     for (std::size_t v = 0; v < shapes.size(); ++v) {
@@ -65,6 +63,5 @@ int main(int argc, char** argv) {
     std::cerr << "make_local_arrays: rank " << rank << ": " << e.what() << "\n";
     code = 1;
   }
-  MPI_Finalize();
   return code;
 }

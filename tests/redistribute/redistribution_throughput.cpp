@@ -32,6 +32,7 @@
 #include "io/redistribution.hpp"
 #include "io/redistribution_data_checksum.hpp"
 #include "model/gen_block.hpp"
+#include "mpi_world.hpp"
 
 namespace {
 
@@ -51,15 +52,12 @@ double timed(MPI_Comm comm, const std::function<void()>& step) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const mheta::test::MpiWorld world(argc, argv);
+  const int rank = world.rank();
+  const int size = world.size();
   const bool most = argc == 4 && std::string(argv[3]) == "most";
   if (argc != 3 && !most) {
     if (rank == 0) std::cerr << "usage: redistribution_throughput DIR MIB [most]\n";
-    MPI_Finalize();
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -152,6 +150,5 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) std::filesystem::remove_all(dir);
-  MPI_Finalize();
   return before == after ? 0 : 1;
 }
