@@ -12,21 +12,26 @@
 namespace mheta::search {
 namespace {
 
-// Random moves of a few rows or many, between near or far ranks, emptying
-// ranks and filling them again, as GBS and the baselines move.
+// A random move of a few rows or all of a rank's, to its neighbour or to
+// any rank, emptying ranks and filling them again, as GBS and the
+// baselines move.
+std::vector<std::int64_t> random_move(std::vector<std::int64_t> rows, std::mt19937_64& random) {
+  const int n = static_cast<int>(rows.size());
+  std::uniform_int_distribution<int> rank(0, n - 1);
+  const int from = rank(random);
+  const int to = random() % 3 == 0 ? std::min(n - 1, from + 1) : rank(random);
+  const auto f = static_cast<std::size_t>(from);
+  const std::int64_t amount = random() % 4 == 0 ? rows[f] : std::min<std::int64_t>(rows[f], random() % 40);
+  rows[f] -= amount;
+  rows[static_cast<std::size_t>(to)] += amount;
+  return rows;
+}
+
 void expect_reuse_is_exact(const model::Model& model, std::mt19937_64& random) {
   std::vector<std::int64_t> rows = model.instrumented_rows();
-  const int n = model.ranks();
-  std::uniform_int_distribution<int> rank(0, n - 1);
   model::Workspace reused(model);
   for (int k = 0; k < 400; ++k) {
-    std::vector<std::int64_t> next = rows;
-    const int from = rank(random);
-    const int to = random() % 3 == 0 ? std::min(n - 1, from + 1) : rank(random);
-    const std::int64_t amount = random() % 4 == 0 ? next[static_cast<std::size_t>(from)]
-                                                  : std::min<std::int64_t>(next[static_cast<std::size_t>(from)], random() % 40);
-    next[static_cast<std::size_t>(from)] -= amount;
-    next[static_cast<std::size_t>(to)] += amount;
+    const std::vector<std::int64_t> next = random_move(rows, random);
     model::Workspace fresh(model);
     const double expected = model.iteration_seconds(next, fresh);
     // Both ways a search evaluates: the time alone, or with the breakdown.
@@ -69,19 +74,11 @@ TEST(WorkspaceReuse, RowWeightsMoveTheWorkOfTheRanksBetween) {
 // 1e-9 of the time. In chains the moves are measured from the prediction.
 void expect_if_below_is_exact_below_the_limit(const model::Model& model, std::mt19937_64& random) {
   std::vector<std::int64_t> current = model.instrumented_rows();
-  const int n = model.ranks();
-  std::uniform_int_distribution<int> rank(0, n - 1);
   model::Workspace reused(model);
   for (int round = 0; round < 40; ++round) {
     model.predict(current, reused);
     for (int k = 0; k < 12; ++k) {
-      std::vector<std::int64_t> next = current;
-      const int from = rank(random);
-      const int to = k % 3 == 0 ? std::min(n - 1, from + 1) : rank(random);
-      const auto f = static_cast<std::size_t>(from);
-      const std::int64_t amount = k % 5 == 4 ? next[f] : std::min<std::int64_t>(next[f], 1 + random() % 30);
-      next[f] -= amount;
-      next[static_cast<std::size_t>(to)] += amount;
+      const std::vector<std::int64_t> next = random_move(current, random);
       model::Workspace fresh(model);
       const double exact = model.iteration_seconds(next, fresh);
       for (double factor : {0.0, 0.999, 1.0, 1.001, 2.0}) {
@@ -97,12 +94,7 @@ void expect_if_below_is_exact_below_the_limit(const model::Model& model, std::mt
       // And the plain evaluation in the same workspace is still exact.
       ASSERT_EQ(model.iteration_seconds(next, reused), exact) << "round " << round << " move " << k;
     }
-    // Keep a move (of the last kind tried), so the reference moves on.
-    const int from = rank(random);
-    const auto f = static_cast<std::size_t>(from);
-    const std::int64_t amount = std::min<std::int64_t>(current[f], 1 + random() % 30);
-    current[f] -= amount;
-    current[static_cast<std::size_t>(rank(random))] += amount;
+    current = random_move(current, random);  // so the reference moves on
   }
 }
 
