@@ -30,6 +30,7 @@
 #include "interpose/row_weights_file.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
+#include "model/profile.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::cli {
@@ -84,6 +85,26 @@ void check_capture_mode(const std::string& mode) {
     if (!k.empty() && k.find_first_not_of("0123456789") == std::string::npos && std::stoll(k) > 0) return;
   }
   throw UsageError("--capture " + mode + ": expected auto, mark, pcontrol, off or call:MPI_Name[:k]");
+}
+
+// An automatic capture whose loop took little of the run may describe the
+// wrong loop (a setup sequence, a phase of a longer computation).
+constexpr double kUnsureShare = 0.5;
+
+void warn_if_unsure(const std::string& profile_path) {
+  model::Profile profile;
+  try {
+    profile = model::read_profile(profile_path);
+  } catch (const model::FormatError& error) {
+    std::cerr << "mheta run: warning: " << error.what() << "\n";
+    return;
+  }
+  if (!profile.capture || profile.capture->time_share >= kUnsureShare) return;
+  std::cerr << "mheta run: warning: the captured iteration's loop took only "
+            << static_cast<int>(profile.capture->time_share * 100 + 0.5) << " % of the run (repeated "
+            << profile.capture->repetitions
+            << " times): the profile may describe the wrong loop. Mark the program's iterations "
+               "(mheta_mark_iteration(), MPI_Pcontrol) or name the call that ends one (--capture call:MPI_Name[:k])\n";
 }
 
 // The profile's folder must exist and be writable before the program runs
@@ -160,6 +181,7 @@ int run_program(const RunOptions& o) {
   if (o.capture != "off") {
     if (fs::is_regular_file(o.profile)) {
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
+      warn_if_unsure(o.profile);
     } else {
       std::cerr << "mheta run: the program finished but wrote no profile (see the interposer's messages above)\n";
     }

@@ -11,4 +11,13 @@ const char* fn_name(Fn fn) {
   return kNames[static_cast<int>(fn)];
 }
 
+Category fn_category(Fn fn) {
+  static constexpr Category kCategories[] = {
+#define MHETA_MPI(Name, Cat, ...) Category::Cat,
+#include "interpose/mpi_functions.def"
+#undef MHETA_MPI
+  };
+  return kCategories[static_cast<int>(fn)];
+}
+
 }  // namespace mheta::interpose

@@ -48,6 +48,7 @@ enum class Fn {
 };
 
 const char* fn_name(Fn fn);  // "MPI_Send", ...
+Category fn_category(Fn fn);  // its line's category in mpi_functions.def
 
 // Fields a table line fills; the others keep these defaults.
 struct CallInfo {

@@ -7,20 +7,10 @@
 
 namespace mheta::interpose {
 
-namespace {
-
-// Automatic detection agrees on an iteration at every kAgreeEvery-th
-// collective over all ranks: every rank reaches the k-th collective, so all
-// join the agreement there and none can wait for another (docs/interpose.md).
-constexpr std::int64_t kAgreeEvery = 4;
-
-}  // namespace
-
 void CaptureService::on_start(Runtime& rt) {
   const Settings& s = rt.settings();
   mode_ = s.capture;
   capture_iteration_ = s.capture_iteration;
-  agreement_done_ = mode_ != CaptureMode::automatic;
   if (mode_ == CaptureMode::call) {
     // The run's iterations: every call_every-th call of it (boundary_counter.hpp).
     for (int f = 0; f < static_cast<int>(Fn::count_); ++f) {
@@ -30,23 +20,63 @@ void CaptureService::on_start(Runtime& rt) {
   }
   std::lock_guard lock(rt.mutex());
   if (mode_ == CaptureMode::automatic) {
+    loop_.start(rt.last_exit());
     rt.capture_near();  // detection cannot tell in advance which iteration it captures
   } else if (mode_ == CaptureMode::mark || mode_ == CaptureMode::call) {
     take(rt, step_at_iteration_end(0, capture_iteration_, rt.phase()), true);
   }
 }
 
-bool CaptureService::follows_calls(const Runtime& rt) const { return rt.phase() != Phase::done || agreement_pending(); }
-
-void CaptureService::on_message(Runtime& rt, const MessageEvent& e) {
-  if (e.kind != MessageEvent::Kind::recv_completed) observe(rt, e.fn, e.signature, false, true);
+void CaptureService::on_finish(Runtime& rt) {
+  if (mode_ == CaptureMode::automatic) loop_.finish(rt);
 }
 
-void CaptureService::on_collective(Runtime& rt, const CollectiveEvent& e) {
-  observe(rt, e.fn, e.signature, e.counts_for_detection, false);
+bool CaptureService::follows_calls(const Runtime& rt) const { return rt.phase() != Phase::done; }
+
+namespace {
+
+// The calls whose handlers tell on_call (dispatch.cpp): not the wait/test
+// calls, whose number varies, nor the setup of requests, files and
+// communicators, nor probes.
+bool seen_by_detection(Fn fn) {
+  if (fn == Fn::count_) return false;  // a program mark
+  switch (fn_category(fn)) {
+    case Category::send:
+    case Category::recv:
+    case Category::sendrecv:
+    case Category::isend:
+    case Category::irecv:
+    case Category::start:
+    case Category::collective:
+    case Category::icollective:
+    case Category::file_read:
+    case Category::file_write:
+    case Category::file_iread:
+    case Category::file_iwrite:
+      return true;
+    default:
+      return false;
+  }
 }
 
-void CaptureService::on_file_io(Runtime& rt, const FileIoEvent& e) { observe(rt, e.fn, e.signature, false, false); }
+}  // namespace
+
+void CaptureService::before_call(Runtime& rt, Fn fn, ComputeSection& section) {
+  if (mode_ != CaptureMode::automatic || !loop_.detecting() || !seen_by_detection(fn)) return;
+  std::lock_guard lock(rt.mutex());
+  loop_.before_seen_call(rt, section.seconds);
+}
+
+// Automatic detection sees every call; in call: mode the named function's
+// calls end iterations.
+void CaptureService::on_call(Runtime& rt, const CallSeen& e) {
+  if (rt.phase() == Phase::done) return;
+  if (mode_ == CaptureMode::automatic && loop_.detecting()) {
+    loop_.observe(rt, e.fn, e.signature);
+  } else if (mode_ == CaptureMode::call && rt.settings().call_name == fn_name(e.fn)) {
+    observe_named_call(rt, e.collective_point);
+  }
+}
 
 void CaptureService::take(Runtime& rt, BoundaryStep step, bool collective_point) {
   switch (step) {
@@ -69,82 +99,10 @@ void CaptureService::advance_boundary(Runtime& rt, bool collective_point) {
   take(rt, step_at_iteration_end(rt.iterations(), capture_iteration_, rt.phase()), collective_point);
 }
 
-// The detector goes no further than the capture; the wrappers count the
-// run's iterations from here on, with one compare a call (boundary_counter.hpp).
-void CaptureService::count_detected_boundaries(int period) {
-  const PeriodDetector::Boundary b = detector_.boundary(period);
-  if (b.per_period > 0) count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
-}
-
-// Every rank joins every agreement until one concludes, whatever its own
-// state: a rank that follows marks now, or captured on its own, asks all to
-// stop detecting, so no rank is ever left waiting in an agreement.
-void CaptureService::auto_agreement(Runtime& rt) {
-  const bool detecting = mode_ == CaptureMode::automatic && rt.phase() == Phase::waiting;
-  const int period = detecting ? detector_.period() : 0;
-  const int local = period > 0 ? detector_.collectives_in_period(period) : 0;
-  int mine[3] = {local, -local, detecting ? 0 : 1};
-  int all[3] = {0, 0, 0};
-  PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, rt.private_comm());
-  rt.leave();  // the agreement's time (it waits for every rank) is no compute of the program
-  const int most = all[0];
-  const int least = -all[1];
-  if (all[2] > 0) {
-    agreement_done_ = true;
-    rt.refresh();
-  } else if (least > 0 && most == least) {
-    agreement_done_ = true;
-    capture_end_collective_ = collectives_ + most;
-    end_is_collective_ = true;
-    count_detected_boundaries(period);
-    rt.begin_capture();
-  }
-}
-
-void CaptureService::observe(Runtime& rt, Fn fn, std::uint64_t signature, bool collective_over_all, bool message) {
-  if (!follows_calls(rt)) return;
-  if (collective_over_all) ++collectives_;
-  if (mode_ == CaptureMode::automatic && rt.phase() != Phase::done) {
-    detector_.observe(signature, collective_over_all, static_cast<int>(fn));
-    if (message) last_message_call_ = detector_.calls();
-  }
-  if (agreement_pending() && collective_over_all && collectives_ % kAgreeEvery == 0) {
-    const bool was_waiting = rt.phase() == Phase::waiting;
-    auto_agreement(rt);
-    if (was_waiting && rt.capturing()) return;  // the capture starts after this collective
-  }
-  if (rt.phase() == Phase::done) return;
-  if (mode_ == CaptureMode::automatic) {
-    observe_automatic(rt, collective_over_all);
-  } else if (mode_ == CaptureMode::call && rt.settings().call_name == fn_name(fn)) {
-    observe_named_call(rt, fn, collective_over_all);
-  }
-}
-
-void CaptureService::observe_automatic(Runtime& rt, bool collective_over_all) {
-  if (rt.phase() == Phase::waiting) {
-    if (!collective_over_all && collectives_ == 0 && detector_.period() > 0) {
-      // No collective at all so far: each rank captures one period of its
-      // own calls and the profile is written at MPI_Finalize. The period
-      // must exchange messages: a setup loop writing files is no iteration.
-      const int period = detector_.period();
-      if (last_message_call_ > detector_.calls() - period) {
-        capture_end_call_ = detector_.calls() + period;
-        end_is_collective_ = false;
-        count_detected_boundaries(period);
-        rt.begin_capture();
-      }
-    }
-  } else if (end_is_collective_ ? collectives_ == capture_end_collective_
-                                : capture_end_call_ >= 0 && detector_.calls() == capture_end_call_) {
-    rt.end_capture(end_is_collective_);
-  }
-}
-
-void CaptureService::observe_named_call(Runtime& rt, Fn /*fn*/, bool collective_over_all) {
+void CaptureService::observe_named_call(Runtime& rt, bool collective_point) {
   ++named_calls_;
   if (named_calls_ % rt.settings().call_every != 0) return;
-  advance_boundary(rt, collective_over_all);
+  advance_boundary(rt, collective_point);
 }
 
 void CaptureService::on_program_mark(Runtime& rt) {
@@ -160,6 +118,7 @@ void CaptureService::on_program_mark(Runtime& rt) {
     // The program marks its iterations: trust the marks over detection, and
     // drop a capture detection started (the marks count from this one).
     mode_ = CaptureMode::mark;
+    loop_.stop();
     rt.restart_waiting();
   }
   // Every rank marks the end of the iteration (the program's contract), so

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <mutex>
 #include <vector>
 
@@ -19,10 +20,21 @@ namespace {
 
 using Kind = PendingRequest::Kind;
 
-std::uint64_t signature(Fn fn, int a, int b) {
-  return (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
+// What detection knows a call by: its function, two numbers (peer and tag,
+// the variable of a file) and the size class of its data (bytes rounded to
+// a power of two), so that the levels of a multigrid cycle, exchanging
+// halos of halving sizes, are different calls, while a message whose size
+// drifts a little stays the same call.
+std::uint64_t signature(Fn fn, int a, int b, std::int64_t bytes) {
+  const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, bytes))));
+  return (static_cast<std::uint64_t>(fn) << 48) ^ (size_class << 40) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
 }
+
+// Two numbers of a call in one (a Sendrecv's two peers, the requests a
+// Startall starts).
+std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }
 
 std::int64_t type_bytes(std::int64_t count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
@@ -72,16 +84,28 @@ void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int
   const int world_peer = world_rank_of(comm, peer);
   if (rt.capturing()) rt.timeline().add_comm(message(kind, world_peer, bytes, tag));
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
-              bytes, tag, signature(fn, peer, tag)});
+              bytes, tag});
 }
 
 // A receive posted: its message is recorded where it completes.
 void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
-  rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag, signature(fn, peer, tag)});
+  rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag});
+}
+
+// Every call of a function is one call for detection, with the peer and
+// tag it was given (a wildcard receive is the same call whichever message
+// it gets), whether or not it is a message between ranks (MPI_PROC_NULL,
+// MPI_COMM_SELF): the run's iterations are counted after detection by every
+// call of the function that ends one (boundary_counter.hpp), so detection
+// must see every call of it too.
+void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool collective_point = false) {
+  std::lock_guard lock(rt.mutex());
+  rt.call_seen({fn, signature(fn, peer, tag, bytes), collective_point});
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
-  const bool between = rt.following() && c.peer >= 0 && between_ranks(c.comm);
+  const bool following = rt.following();
+  const bool between = following && c.peer >= 0 && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   const double posted = clock.now();
   clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
@@ -92,12 +116,14 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
   }
+  if (following && rc == MPI_SUCCESS) see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));
   return rc;
 }
 
 int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   MPI_Status local{};
-  const bool between = rt.following() && between_ranks(c.comm);
+  const bool following = rt.following();
+  const bool between = following && between_ranks(c.comm);
   if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
@@ -107,12 +133,14 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
     record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
                    c.status->MPI_TAG);
   }
+  if (following && rc == MPI_SUCCESS) see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));  // the size it may receive
   return rc;
 }
 
 int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
-  const bool between = rt.following() && between_ranks(c.comm);
+  const bool following = rt.following();
+  const bool between = following && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   if ((between || clock.carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = clock.now();
@@ -131,6 +159,12 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
                      c.status->MPI_TAG);
     }
   }
+  // One call: its two peers and tags in one signature.
+  if (following && rc == MPI_SUCCESS) {
+    see_call(rt, fn, static_cast<int>(combine(static_cast<std::uint32_t>(c.peer), static_cast<std::uint32_t>(c.peer2))),
+             static_cast<int>(combine(static_cast<std::uint32_t>(c.tag), static_cast<std::uint32_t>(c.tag2))),
+             type_bytes(c.count, c.type));
+  }
   return rc;
 }
 
@@ -144,6 +178,9 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag);  // ahead of the message
   const int rc = call();
   rt.leave();
+  if (rc == MPI_SUCCESS && rt.following() && (category == Category::isend || category == Category::irecv)) {
+    see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));
+  }
   if (rc != MPI_SUCCESS || c.peer == MPI_PROC_NULL) return rc;
   const bool between = rt.following() && between_ranks(c.comm);
   if (!between && !timed) return rc;
@@ -193,11 +230,17 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   rt.leave();
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
+  std::uint32_t peers = 0;  // the requests started, for detection: one call, whatever it starts
+  std::uint32_t tags = 0;
+  std::int64_t bytes = 0;
   for (int i = 0; i < c.nreq; ++i) {
     PendingRequest* found = rt.requests().oldest(c.requests[i]);
     if (found == nullptr || !found->persistent) continue;
     PendingRequest& p = *found;
     p.active = true;
+    peers = combine(peers, static_cast<std::uint32_t>(p.peer) * 2U + (p.kind == Kind::send ? 1U : 0U));
+    tags = combine(tags, static_cast<std::uint32_t>(p.tag));
+    bytes += p.bytes;
     if (!p.between) continue;
     if (p.kind == Kind::send) {
       record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
@@ -205,6 +248,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
       post_receive(rt, fn, p.peer, p.bytes, p.tag);
     }
   }
+  rt.call_seen({fn, signature(fn, static_cast<int>(peers), static_cast<int>(tags), bytes)});
   return rc;
 }
 
@@ -264,7 +308,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
         if (rt.capturing()) {
           rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
         }
-        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG, 0});
+        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG});
       }
       break;
     case Kind::send:
@@ -400,7 +444,8 @@ double clock_bytes(Fn fn, const CallInfo& c) {
 }
 
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
-  const bool all = rt.following() && over_all_ranks(c.comm, rt.world_size());
+  const bool following = rt.following();
+  const bool all = following && over_all_ranks(c.comm, rt.world_size());
   VirtualClockService& clock = rt.clock();
   std::shared_ptr<EntryExchange> entry = clock.collective_posted(c.comm);  // where the collective is
   const int rc = run_blocking(rt, fn, c, call, nb);
@@ -428,7 +473,12 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
       op.bytes = bytes;
       rt.timeline().add_comm(op);
     }
-    rt.collective({fn, c.collective, bytes, counts_for_detection(c.comm, rt.thread_level()), signature(fn, 0, 0)});
+    rt.collective({fn, c.collective, bytes});
+  }
+  // Collectives on fewer ranks are calls too; with several threads only
+  // MPI_COMM_WORLD's keep one order on every rank.
+  if (following && rc == MPI_SUCCESS && counts_for_detection(c.comm, rt.thread_level())) {
+    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(fn, c), all);
   }
   return rc;
 }
@@ -516,7 +566,8 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
     if (write) rt.files().note_write_record(variable, ref);
   }
-  rt.file_io({fn, variable, write, bytes, signature(fn, variable, 0)});
+  rt.file_io({fn, variable, write, bytes});
+  rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
   return rc;
 }
 
@@ -620,7 +671,10 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     }
     if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
   }
-  if (rt.following()) rt.file_io({fn, variable, write, type_bytes(c.count, c.type), signature(fn, variable, 0)});
+  if (rt.following()) {
+    rt.file_io({fn, variable, write, type_bytes(c.count, c.type)});
+    rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), type_bytes(c.count, c.type))});
+  }
   return rc;
 }
 

@@ -63,8 +63,20 @@ int FileVariables::variable_of(MPI_File fh) const {
   return it == files_.end() ? -1 : it->second;
 }
 
+int FileVariables::offset_step(MPI_File fh, MPI_Offset offset) {
+  MPI_Offset& last = last_offsets_[fh];
+  const MPI_Offset step = offset - last;
+  last = offset;
+  return static_cast<int>(step ^ (step >> 32));
+}
+
 void FileVariables::note_write(int variable) {
   if (variable >= 0) variables_[static_cast<std::size_t>(variable)].written = true;
+}
+
+void FileVariables::forget_writes() {
+  last_write_.clear();
+  for (VariableSeen& v : variables_) v.written = false;
 }
 
 void FileVariables::add_to_last_write(Timeline& timeline, int variable, double seconds) {

@@ -30,18 +30,28 @@ class FileVariables {
  public:
   // `filename` and `info` as given to MPI_File_open, which returned `fh`.
   void open(MPI_File fh, const char* filename, MPI_Info info, int rank);
-  void close(MPI_File fh) { files_.erase(fh); }
+  void close(MPI_File fh) {
+    files_.erase(fh);
+    last_offsets_.erase(fh);
+  }
   // The variable `fh` holds (-1: none followed).
   int variable_of(MPI_File fh) const;
   void note_write(int variable);
   void note_write_record(int variable, Timeline::IoRef ref) { last_write_[variable] = ref; }
   void add_to_last_write(Timeline& timeline, int variable, double seconds);
-  // A new capture: no write recorded yet.
-  void forget_writes() { last_write_.clear(); }
+  // For detection: how far this access's explicit offset is from the last
+  // one on the same file (0 for calls without one). A loop streaming a
+  // block through a buffer then repeats once an iteration, not once a
+  // chunk, and one appending at growing offsets still repeats.
+  int offset_step(MPI_File fh, MPI_Offset offset);
+  // A new capture: no write recorded yet, no variable written in it (a
+  // setup loop captured before may have written the input).
+  void forget_writes();
   const std::vector<VariableSeen>& variables() const { return variables_; }
 
  private:
   std::unordered_map<MPI_File, int> files_;
+  std::unordered_map<MPI_File, MPI_Offset> last_offsets_;
   std::vector<VariableSeen> variables_;
   std::unordered_map<int, Timeline::IoRef> last_write_;
 };

@@ -1,73 +1,258 @@
 #include "interpose/period_detector.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mheta::interpose {
 
 namespace {
-constexpr std::size_t kHistory = static_cast<std::size_t>(PeriodDetector::kMaxPeriod) * PeriodDetector::kRepeats;
+// The ring holds the kRepeats periods a loop is confirmed over, and the call
+// before them (its end time is the loop's start).
+constexpr std::int64_t kRing = 16384;
+static_assert(kRing > static_cast<std::int64_t>(PeriodDetector::kMaxPeriod) * PeriodDetector::kRepeats);
+constexpr std::size_t kLastSeen = 4096;
+constexpr std::size_t kKinds = 1024;
+
+std::size_t at(std::int64_t call) { return static_cast<std::size_t>(call & (kRing - 1)); }
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return x;
 }
+
+std::size_t kind_slot(int kind) { return static_cast<std::size_t>(kind) % kKinds; }
+}  // namespace
 
 PeriodDetector::PeriodDetector()
-    : history_(kHistory, 0),
-      collective_(kHistory, 0),
-      kind_(kHistory, 0),
-      run_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
+    : signatures_(kRing, 0), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
+      kind_counts_(kKinds, 0),
+      followed_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
-void PeriodDetector::observe(std::uint64_t signature, bool collective, int kind) {
-  for (int p = 1; p <= kMaxPeriod; ++p) {
-    if (calls_ < p) {
-      run_[static_cast<std::size_t>(p)] = 0;
-      continue;
-    }
-    const std::uint64_t before = history_[static_cast<std::size_t>(calls_ - p) % kHistory];
-    std::int32_t& run = run_[static_cast<std::size_t>(p)];
-    run = before == signature ? run + 1 : 0;
-  }
-  history_[static_cast<std::size_t>(calls_) % kHistory] = signature;
-  collective_[static_cast<std::size_t>(calls_) % kHistory] = collective ? 1 : 0;
-  kind_[static_cast<std::size_t>(calls_) % kHistory] = kind;
+void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
+  const std::int64_t i = calls_;
+  signatures_[at(i)] = signature;
+  kinds_[at(i)] = kind;
+  times_[at(i)] = time;
   ++calls_;
+
+  // The distances to the last two calls alike are the periods this call
+  // could repeat with (the second: a call twice in an iteration).
+  LastSeen& seen = last_seen_[mix(signature) & (kLastSeen - 1)];
+  if (seen.signature != signature) seen = {signature, -1, -1};
+  if (seen.last >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.last, kMaxPeriod + 1)));
+  if (seen.before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.before, kMaxPeriod + 1)));
+  seen.before = seen.last;
+  seen.last = i;
+
+  live_ = -1;
+  for (int k = 0; k < kCandidates; ++k) {
+    Candidate& c = candidates_[static_cast<std::size_t>(k)];
+    if (c.period == 0 || i < c.period) continue;
+    const bool in_loop = c.loop.id != 0 && c.break_at < 0;
+    if (signatures_[at(i - c.period)] == signature) {
+      ++c.run;
+      if (in_loop) {
+        c.loop.end_call = i + 1;
+        c.loop.end_time = time;
+        ++c.loop.fit_calls;
+        if (kind == c.loop.boundary.kind) ++c.loop.boundary.seen;
+      } else if (c.run >= static_cast<std::int64_t>(kRepeats - 1) * c.period) {
+        confirm(c);
+      }
+    } else {
+      if (in_loop) {
+        // A loop that breaks at regular distances is the inner loop of an
+        // outer one of that period (whose calls may all recur within it).
+        if (c.last_break >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.last_break, kMaxPeriod + 1)));
+        if (c.break_before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.break_before, kMaxPeriod + 1)));
+        c.break_before = c.last_break;
+        c.last_break = i;
+        c.break_at = i;
+      }
+      c.run = 0;
+    }
+    // A loop whose calls have not resumed within kResumeWithin periods of
+    // its break is over (best_ keeps it if it took the most time).
+    if (c.break_at >= 0 && (i - c.run) - c.break_at > static_cast<std::int64_t>(kResumeWithin) * c.period) {
+      retire(c);
+      c.loop = Loop{};
+      c.break_at = -1;
+    }
+    if (c.loop.id == 0 || c.break_at >= 0) continue;
+    note_time(k);
+    // The longest stretch is the loop the calls are in: the outer loop
+    // around an inner one.
+    if (live_ < 0) {
+      live_ = k;
+    } else {
+      const Candidate& l = candidates_[static_cast<std::size_t>(live_)];
+      if (c.run + c.period > l.run + l.period || (c.run + c.period == l.run + l.period && c.period > l.period)) live_ = k;
+    }
+  }
 }
 
-// Period p is established when the last kRepeats*p calls are p-periodic,
-// i.e. the last (kRepeats-1)*p calls each equal the call p before them.
-int PeriodDetector::period() const {
-  for (int p = 1; p <= kMaxPeriod; ++p) {
-    if (run_[static_cast<std::size_t>(p)] >= (kRepeats - 1) * p) return p;
+// A new period to follow, in the place of the one least likely to matter: a
+// free slot, else the candidate with the shortest stretch that holds no loop.
+void PeriodDetector::propose(int period) {
+  if (period < 1 || period > kMaxPeriod || followed_[static_cast<std::size_t>(period)]) return;
+  Candidate* victim = nullptr;
+  for (Candidate& c : candidates_) {
+    if (c.loop.id != 0) continue;
+    if (victim == nullptr || c.period == 0 || (victim->period != 0 && c.run < victim->run)) victim = &c;
+  }
+  if (victim == nullptr) return;  // every slot holds a loop
+  drop(*victim);
+  victim->period = period;
+  followed_[static_cast<std::size_t>(period)] = 1;
+}
+
+// A candidate's stretch holds kRepeats whole periods: a loop, or the loop it
+// broke from, resumed.
+void PeriodDetector::confirm(Candidate& c) {
+  const std::uint64_t content = content_of(c.period);
+  // Twice a known loop's period is no new loop.
+  for (const Candidate& other : candidates_) {
+    if (&other == &c || other.loop.id == 0 || other.break_at >= 0 || c.period % other.period != 0) continue;
+    if (content == static_cast<std::uint64_t>(c.period / other.period) * other.loop.content) {
+      drop(c);
+      return;
+    }
+  }
+  const std::int64_t end = calls_;
+  const std::int64_t stretch = std::min<std::int64_t>(end, c.run + c.period);
+  const double end_time = times_[at(end - 1)];
+  if (c.loop.id != 0 && c.loop.content == content) {
+    c.loop.end_call = end;
+    c.loop.end_time = end_time;
+    c.loop.fit_calls += stretch;
+    ++c.loop.breaks;
+    c.stretch_first = end - stretch;
+    c.loop.boundary.seen += boundary_of(c.period, stretch, c.loop.boundary.kind).seen;
+  } else {
+    retire(c);
+    Loop loop;
+    loop.id = next_id_++;
+    loop.period = c.period;
+    loop.content = content;
+    // The candidate was proposed late (an outer period is known only once
+    // it has been seen): the loop began where its pattern began.
+    loop.first_call = extend_back(c.period, end - stretch);
+    loop.end_call = end;
+    loop.fit_calls = end - loop.first_call;
+    loop.start_time = times_[at(loop.first_call > 0 ? loop.first_call - 1 : 0)];
+    loop.end_time = end_time;
+    loop.boundary = boundary_of(c.period, loop.fit_calls, -1);
+    c.loop = loop;
+    c.stretch_first = loop.first_call;
+  }
+  c.break_at = -1;
+}
+
+// Where the calls before `first` go on repeating with `period`, the loop
+// began earlier; as far back as the ring holds them.
+std::int64_t PeriodDetector::extend_back(int period, std::int64_t first) const {
+  const std::int64_t oldest = std::max<std::int64_t>(0, calls_ - kRing + 1);
+  while (first - 1 >= oldest && first - 1 + period < calls_ &&
+         signatures_[at(first - 1)] == signatures_[at(first - 1 + period)]) {
+    --first;
+  }
+  return first;
+}
+
+// Whether loop a explains the run's time better than loop b (kSameTime,
+// kOccasional).
+bool PeriodDetector::better(const Loop& a, const Loop& b) const {
+  if (b.id == 0) return true;
+  const double most = std::max(a.seconds(), b.seconds());
+  if (std::abs(a.seconds() - b.seconds()) > kSameTime * most) return a.seconds() > b.seconds();
+  if (a.period == b.period) return a.seconds() > b.seconds();
+  const Loop& inner = a.period < b.period ? a : b;
+  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * inner.breaks;
+  return occasional ? &inner == &a : &inner != &a;
+}
+
+void PeriodDetector::note_time(int slot) {
+  if (slot == best_slot_) return;
+  if (better(candidates_[static_cast<std::size_t>(slot)].loop, best())) best_slot_ = slot;
+}
+
+std::int64_t PeriodDetector::unbroken(std::int64_t id) const {
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id && id != 0) return c.break_at < 0 ? (c.run + c.period) / c.period : 0;
   }
   return 0;
 }
 
-int PeriodDetector::collectives_in_period(int period) const {
-  int n = 0;
-  for (int i = 1; i <= period && i <= calls_; ++i) n += collective_[static_cast<std::size_t>(calls_ - i) % kHistory];
-  return n;
+bool PeriodDetector::at_period_start(std::int64_t id) const {
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id && id != 0) return c.break_at < 0 && (calls_ - c.stretch_first) % c.period == 0;
+  }
+  return false;
 }
 
-// The stretch is the last run_[period] + period calls, every one equal to
-// the one `period` before it: whole periods, each holding per_period calls of
-// the kind, and a partial one at its start, whose calls are those of the
-// last period at the same positions modulo `period`.
-PeriodDetector::Boundary PeriodDetector::boundary(int period) const {
+const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {
+  if (id == 0) return nullptr;
+  for (const Candidate& c : candidates_) {
+    if (c.loop.id == id) return &c.loop;
+  }
+  return best().id == id ? &best() : nullptr;
+}
+
+// A candidate no longer follows its period.
+void PeriodDetector::drop(Candidate& c) {
+  retire(c);
+  followed_[static_cast<std::size_t>(c.period)] = 0;
+  c = Candidate{};
+}
+
+// A candidate is about to drop its loop: best() keeps a copy.
+void PeriodDetector::retire(Candidate& c) {
+  if (best_slot_ >= 0 && &candidates_[static_cast<std::size_t>(best_slot_)] == &c) {
+    best_ = c.loop;
+    best_slot_ = -1;
+  }
+}
+
+const PeriodDetector::Loop* PeriodDetector::live() const {
+  return live_ < 0 ? nullptr : &candidates_[static_cast<std::size_t>(live_)].loop;
+}
+
+// The last period's signatures, summed: the same whatever call it starts at.
+std::uint64_t PeriodDetector::content_of(int period) const {
+  std::uint64_t sum = 0;
+  for (std::int64_t j = calls_ - period; j < calls_; ++j) sum += mix(signatures_[at(j)]);
+  return sum;
+}
+
+// Over the last `stretch` calls, `period`-periodic: whole periods, each
+// holding per_period calls of the kind, and a partial one at its start,
+// whose calls are those of the last period at the same positions modulo
+// `period`. `kind` < 0: the kind the last period holds fewest of.
+PeriodDetector::Boundary PeriodDetector::boundary_of(int period, std::int64_t stretch, int kind) const {
   Boundary b;
-  if (period <= 0 || period > kMaxPeriod || calls_ < period) return b;
-  auto kind_at = [&](std::int64_t call) { return kind_[static_cast<std::size_t>(call) % kHistory]; };
   const std::int64_t last = calls_ - period;  // first call of the last period
-  for (std::int64_t i = last; i < calls_; ++i) {
-    int n = 0;
-    for (std::int64_t j = last; j < calls_; ++j) n += kind_at(j) == kind_at(i) ? 1 : 0;
-    if (b.per_period == 0 || n < b.per_period) {
-      b.kind = kind_at(i);
-      b.per_period = n;
+  std::vector<std::int32_t>& counts = kind_counts_;
+  for (std::int64_t j = last; j < calls_; ++j) ++counts[kind_slot(kinds_[at(j)])];
+  if (kind >= 0) {
+    b.kind = kind;
+    b.per_period = counts[kind_slot(kind)];
+  } else {
+    for (std::int64_t j = last; j < calls_; ++j) {
+      const int n = counts[kind_slot(kinds_[at(j)])];
+      if (b.per_period == 0 || n < b.per_period) {
+        b.kind = kinds_[at(j)];
+        b.per_period = n;
+      }
     }
   }
-  const std::int64_t length = std::min<std::int64_t>(calls_, run_[static_cast<std::size_t>(period)] + period);
-  const std::int64_t start = calls_ - length;
-  const std::int64_t partial = length % period;
-  b.seen = length / period * b.per_period;
+  for (std::int64_t j = last; j < calls_; ++j) counts[kind_slot(kinds_[at(j)])] = 0;
+  const std::int64_t start = calls_ - stretch;
+  const std::int64_t partial = stretch % period;
+  b.seen = stretch / period * b.per_period;
   for (std::int64_t j = last; j < calls_; ++j) {
-    if (kind_at(j) == b.kind && (j - start) % period < partial) ++b.seen;
+    if (kinds_[at(j)] == b.kind && (j - start) % period < partial) ++b.seen;
   }
   return b;
 }

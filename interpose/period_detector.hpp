@@ -1,7 +1,22 @@
 #pragma once
-// Automatic iteration detection: the smallest period of a rank's sequence of
-// communication and I/O calls that has repeated kRepeats times in a row.
-// Incremental: O(kMaxPeriod) per call, no allocation after construction.
+// Automatic iteration detection: which loop of a rank's sequence of
+// communication and I/O calls the run's time goes to (docs/interpose.md,
+// "Which iteration").
+//
+// Candidate periods are proposed by the distance from a call to the last two
+// calls with the same signature, and a few of them are followed at once: a
+// candidate p holds a stretch of calls each equal to the call p before it.
+// Once a stretch holds kRepeats whole periods it is a *loop*; the loop that
+// has taken the most time so far is `best()`. A loop survives a short break
+// (a body that changes now and then: a residual printed every tenth
+// iteration) when the same period with the same calls resumes within
+// kResumeWithin periods. An outer loop (an inner solver inside) is a loop of
+// a longer period whose stretch spans the inner loops, so it takes more time
+// than any of them and wins; a setup sequence (input broadcasts) wins only
+// until the main loop has taken more time than it.
+//
+// Incremental: O(kCandidates) per call, no allocation after construction.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -9,39 +24,112 @@ namespace mheta::interpose {
 
 class PeriodDetector {
  public:
-  static constexpr int kMaxPeriod = 512;  // calls per iteration we can detect
-  static constexpr int kRepeats = 3;      // whole periods seen before we trust one
+  static constexpr int kMaxPeriod = 4096;  // calls per iteration we can detect
+  static constexpr int kRepeats = 3;       // whole periods seen before a stretch is a loop
+  static constexpr int kCandidates = 8;    // periods followed at once
+  static constexpr int kResumeWithin = 4;  // periods a loop may break for and still be the same loop
+  // Two loops whose times differ by less than this share took the same time
+  // (an outer loop and the inner one it holds): the one with the longer
+  // period wins, unless the shorter one runs on for kOccasional repetitions
+  // or more between its breaks: then the breaks are an occasional call in
+  // its body (a residual reduced every 25th iteration), not an outer loop.
+  static constexpr double kSameTime = 0.05;
+  static constexpr int kOccasional = 20;
 
-  PeriodDetector();
-
-  // One call: `signature` identifies it (function, peer, ...); `collective`
-  // says it is a collective over all ranks; `kind` is its function (what a
-  // boundary is counted by, below).
-  void observe(std::uint64_t signature, bool collective, int kind = 0);
-
-  // The smallest established period in calls (0 when none), and how many
-  // collectives it holds.
-  int period() const;
-  int collectives_in_period(int period) const;
-  std::int64_t calls() const { return calls_; }
-
-  // Where iterations end once `period` is established: at every
-  // `per_period`-th call of `kind`, the kind of call the period holds fewest
-  // of (ties: the earliest in the period). `seen`: how many calls of it the
-  // periodic stretch ending now holds (the iterations before detection, the
-  // calls that fit the pattern ahead of the loop included).
+  // Where iterations end in a loop: at every `per_period`-th call of `kind`,
+  // the kind of call the period holds fewest of (ties: the earliest in the
+  // period). `seen`: the calls of it the loop has held so far (calls ahead
+  // of the loop that fit its pattern included: the stretch cannot tell them
+  // from the first iteration).
   struct Boundary {
     int kind = 0;
     int per_period = 0;
     std::int64_t seen = 0;
   };
-  Boundary boundary(int period) const;
+
+  // A loop: a stretch of one period, or several with the same calls and
+  // short breaks between them.
+  struct Loop {
+    std::int64_t id = 0;  // 0: none
+    int period = 0;
+    std::uint64_t content = 0;     // the period's signatures, whatever call it starts at
+    std::int64_t first_call = 0;   // its first call
+    std::int64_t end_call = 0;     // one past the last call that fit it
+    std::int64_t fit_calls = 0;    // calls that fit it (breaks left out)
+    double start_time = 0;         // when its first call ended
+    double end_time = 0;           // when its last call ended
+    Boundary boundary;
+    std::int64_t breaks = 0;  // times it broke off and resumed
+    std::int64_t repetitions() const { return period > 0 ? fit_calls / period : 0; }
+    double seconds() const { return end_time - start_time; }
+  };
+
+  PeriodDetector();
+
+  // One call that ended at `time` (seconds): `signature` identifies it
+  // (function, peer, ...); `kind` is its function (what iterations are
+  // counted by).
+  void observe(std::uint64_t signature, int kind, double time);
+
+  // The loop the calls are in now (nullptr: none). Of several (p and 2p, an
+  // inner and an outer loop), the one whose current stretch is longest.
+  const Loop* live() const;
+  // A loop still followed, or the best one (nullptr: gone).
+  const Loop* find(std::int64_t id) const;
+  // The repetitions of loop `id` since it last broke off, the calls being in
+  // it now (0: they are not).
+  std::int64_t unbroken(std::int64_t id) const;
+  // Whether the next call begins a period of loop `id` where its current
+  // stretch began: the program's own iteration start (its first call in the
+  // loop), the same on every rank, so that captures of different ranks hold
+  // the same iteration's messages in the same order.
+  bool at_period_start(std::int64_t id) const;
+  // The loop that has taken the most time so far (id 0: none yet).
+  const Loop& best() const {
+    return best_slot_ < 0 ? best_ : candidates_[static_cast<std::size_t>(best_slot_)].loop;
+  }
+  std::int64_t calls() const { return calls_; }
 
  private:
-  std::vector<std::uint64_t> history_;  // ring buffer of the last kMaxPeriod * kRepeats signatures
-  std::vector<std::uint8_t> collective_;
-  std::vector<std::int32_t> kind_;
-  std::vector<std::int32_t> run_;  // run_[p]: consecutive calls equal to the call p before them
+  struct Candidate {
+    int period = 0;          // 0: free
+    std::int64_t run = 0;    // consecutive calls equal to the call `period` before them
+    std::int64_t break_at = -1;  // the call that ended the loop's last stretch (-1: in one, or none)
+    // The two breaks before: the distance to either may be an outer period
+    // (an outer iteration holding one inner loop, or two: a lower and an
+    // upper sweep).
+    std::int64_t last_break = -1;
+    std::int64_t break_before = -1;
+    std::int64_t stretch_first = 0;  // the first call of the loop's current stretch
+    Loop loop;               // id 0: not yet a loop
+  };
+  struct LastSeen {
+    std::uint64_t signature = 0;
+    std::int64_t last = -1;
+    std::int64_t before = -1;
+  };
+
+  void propose(int period);
+  void confirm(Candidate& c);
+  void note_time(int slot);
+  bool better(const Loop& a, const Loop& b) const;
+  std::int64_t extend_back(int period, std::int64_t first) const;
+  void retire(Candidate& c);
+  void drop(Candidate& c);
+  std::uint64_t content_of(int period) const;
+  Boundary boundary_of(int period, std::int64_t stretch, int kind) const;
+
+  std::vector<std::uint64_t> signatures_;  // ring of the last kRing calls
+  std::vector<std::int32_t> kinds_;
+  std::vector<double> times_;
+  std::vector<LastSeen> last_seen_;  // direct-mapped by signature
+  mutable std::vector<std::int32_t> kind_counts_;  // scratch of boundary_of, all zero between calls
+  std::array<Candidate, kCandidates> candidates_{};
+  std::vector<std::int8_t> followed_;  // followed_[p]: whether a candidate follows period p
+  int live_ = -1;  // the candidate whose loop the calls are in, -1: none
+  Loop best_;            // the best loop once its candidate no longer holds it
+  int best_slot_ = -1;   // the candidate holding the best loop, -1: best_
+  std::int64_t next_id_ = 1;
   std::int64_t calls_ = 0;
 };
 

@@ -95,6 +95,8 @@ Json rank_record_to_json(const RankRecord& r) {
           {"sections", sections},
           {"variables", variables},
           {"iterations", r.iterations},
+          {"repetitions", r.repetitions},
+          {"time_share", r.time_share},
           {"host", r.host},
           {"memory_budget_bytes", r.memory_budget_bytes},
           {"virtual_clock", r.virtual_clock}};
@@ -105,6 +107,8 @@ RankRecord rank_record_from_json(const Json& j) {
   r.rank = j.at("rank").get<int>();
   r.complete = j.at("complete").get<bool>();
   r.iterations = j.at("iterations").get<std::int64_t>();
+  r.repetitions = j.at("repetitions").get<std::int64_t>();
+  r.time_share = j.at("time_share").get<double>();
   r.host = j.at("host").get<std::string>();
   r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
   r.virtual_clock = j.value("virtual_clock", false);
@@ -222,6 +226,18 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
     p.ranks.push_back(std::move(rank));
   }
   p.iterations = in.stated_iterations > 0 ? in.stated_iterations : iterations;
+  // Detected on every rank: the profile is as sure as its least sure rank.
+  const bool detected = !records.empty() && std::all_of(records.begin(), records.end(), [](const RankRecord& r) {
+    return r.repetitions > 0 && r.time_share >= 0;
+  });
+  if (detected) {
+    model::CaptureConfidence c{records.front().repetitions, records.front().time_share};
+    for (const RankRecord& r : records) {
+      c.repetitions = std::min(c.repetitions, r.repetitions);
+      c.time_share = std::min(c.time_share, r.time_share);
+    }
+    p.capture = c;
+  }
   if (!in.row_weights.empty()) {
     if (static_cast<std::int64_t>(in.row_weights.size()) == p.global_rows()) {
       p.row_weights = in.row_weights;

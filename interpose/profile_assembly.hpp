@@ -19,6 +19,10 @@ struct RankRecord {
   std::vector<model::Section> sections;  // StageIo::variable indexes `variables`
   std::vector<VariableSeen> variables;
   std::int64_t iterations = 0;  // iterations seen so far (marks or k-th calls)
+  // Automatic detection: how often the captured loop repeated, and the share
+  // of the rank's run (MPI_Init to MPI_Finalize) it took; < 0: another mode.
+  std::int64_t repetitions = -1;
+  double time_share = -1;
   std::string host;
   std::uint64_t memory_budget_bytes = 0;
   bool virtual_clock = false;  // the times are the virtual clock's (docs/emulation.md)

@@ -67,6 +67,22 @@ std::vector<double> row_weights(const Settings& settings) {
   return {};
 }
 
+// Why no profile was written, and what the user can do about it.
+std::string no_iteration_message(const std::vector<int>& ranks, CaptureMode mode) {
+  std::string which;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) which += (i > 0 ? ", " : "") + std::to_string(ranks[i]);
+  if (ranks.size() > 8) which += ", ...";
+  if (mode != CaptureMode::automatic) {
+    return "the run ended before every rank captured a whole iteration (rank " + which +
+           " did not); no profile written (see docs/interpose.md, \"Which iteration\")";
+  }
+  return "no iteration found: the MPI calls of rank " + which +
+         " never repeated one sequence three times in a row; no profile written. Say where an iteration ends: "
+         "call mheta_mark_iteration() at the end of each (<mheta/marks.h>), bracket one with MPI_Pcontrol(1) and "
+         "MPI_Pcontrol(0) (mheta run --capture pcontrol), or name the call that ends one (mheta run --capture "
+         "call:MPI_Name[:k], every k-th call of MPI_Name)";
+}
+
 IterationSource first_source(const Settings& settings) {
   return settings.stated_iterations > 0 ? IterationSource::stated : IterationSource::captured;
 }
@@ -99,17 +115,15 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
   if (rank == 0) {
     try {
       std::vector<RankRecord> records;
-      bool complete = true;
+      std::vector<int> incomplete;
       for (int r = 0; r < size; ++r) {
         records.push_back(rank_record_from_json(
             model::Json::parse(all.substr(static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]),
                                           static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])))));
-        complete = complete && records.back().complete;
+        if (!records.back().complete) incomplete.push_back(r);
       }
-      if (!complete) {
-        warn(
-            "the run ended before every rank captured a whole iteration; no profile written (see docs/interpose.md, "
-            "\"Which iteration\")");
+      if (!incomplete.empty()) {
+        warn(no_iteration_message(incomplete, settings.capture));
       } else {
         std::vector<std::string> warnings;
         const model::Profile profile = assemble_profile(records,

@@ -26,9 +26,13 @@ void ProfileService::write_collectively(Runtime& rt) {
   RankRecord record;
   record.rank = rt.world_rank();
   record.complete = rt.captured();
-  record.sections = rt.timeline().sections();
-  record.variables = rt.files().variables();
+  record.sections = rt.captured_timeline().sections();
+  record.variables = rt.captured_variables();
   record.iterations = rt.iterations();
+  if (const auto& confidence = rt.capture_confidence()) {
+    record.repetitions = confidence->repetitions;
+    record.time_share = confidence->time_share;
+  }
   record.virtual_clock = rt.clock().timed_capture();
   if (gather_and_write_profile(rt.private_comm(), record, rt.settings())) {
     g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);

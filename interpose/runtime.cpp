@@ -61,9 +61,12 @@ double Runtime::enter(Fn fn) {
   section.wall_s = t - last_exit_;
   section.seconds = section.wall_s;
   if (measures_cpu_) section.cpu_s = cpu_since_leave();
+  // A capture a service begins at this call begins after its compute; one
+  // it ends here took it itself (loop_capture.hpp).
+  const bool was_capturing = capturing();
   for (const auto& s : services_) s->before_call(*this, fn, section);
   if (measures_cpu_) t = now_s();  // after the emulated compute was slept
-  if (phase_ == Phase::capturing) {
+  if (was_capturing && capturing()) {
     std::lock_guard lock(mutex_);
     timeline_.add_compute(section.seconds);
   }
@@ -99,19 +102,54 @@ void Runtime::begin_capture() {
   refresh();
 }
 
-void Runtime::end_capture(bool collective_point) {
-  timeline_.add_compute(compute_since_leave());
-  phase_ = Phase::done;
+void Runtime::keep_timeline(double compute_s) {
+  timeline_.add_compute(compute_s);
+  captured_timeline_ = std::move(timeline_);
+  timeline_ = Timeline{};
+  captured_written_.clear();
+  for (const VariableSeen& v : files_.variables()) captured_written_.push_back(v.written);
   captured_ = true;
+}
+
+void Runtime::end_capture(bool collective_point) {
+  keep_timeline(compute_since_leave());
+  phase_ = Phase::done;
   refresh();
   for (const auto& s : services_) s->on_capture_end(*this, collective_point);
 }
 
-void Runtime::restart_waiting() {
+void Runtime::keep_capture(double compute_s) {
+  keep_timeline(compute_s);
+  phase_ = Phase::waiting;
+  for (const auto& s : services_) s->on_capture_end(*this, false);
+}
+
+void Runtime::stop_capturing() {
+  phase_ = Phase::done;
+  refresh();
+}
+
+void Runtime::drop_capture() {
   phase_ = Phase::waiting;
   timeline_ = Timeline{};
   files_.forget_writes();
   refresh();
+}
+
+void Runtime::restart_waiting() {
+  drop_capture();
+  captured_ = false;
+  captured_timeline_ = Timeline{};
+}
+
+// Written in the captured iteration: a later capture, dropped or still
+// going, may have changed the flags since.
+std::vector<VariableSeen> Runtime::captured_variables() const {
+  std::vector<VariableSeen> variables = files_.variables();
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    variables[v].written = v < captured_written_.size() && captured_written_[v];
+  }
+  return variables;
 }
 
 void Runtime::finish() {
@@ -142,6 +180,10 @@ void Runtime::collective(const CollectiveEvent& event) {
 
 void Runtime::file_io(const FileIoEvent& event) {
   for (const auto& s : services_) s->on_file_io(*this, event);
+}
+
+void Runtime::call_seen(const CallSeen& event) {
+  for (const auto& s : services_) s->on_call(*this, event);
 }
 
 double Runtime::time_file_io(double io_s, double wall_s) {

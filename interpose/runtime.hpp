@@ -19,6 +19,7 @@
 #include "interpose/settings.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/virtual_clock.hpp"
+#include "model/profile.hpp"
 
 namespace mheta::interpose {
 
@@ -39,6 +40,8 @@ class Runtime {
   // The compute since the last `leave`, as `enter` would record it (without
   // stretching it).
   double compute_since_leave();
+  // When the last intercepted call returned.
+  double last_exit() const { return last_exit_; }
 
   // Requests, files, the call sequence and collectives matter: a capture is
   // to come, or a service needs them (the ranks' agreement on an iteration).
@@ -71,14 +74,32 @@ class Runtime {
   void capture_near();
   void begin_capture();
   void end_capture(bool collective_point);
-  // Drops a capture that started (the program marks its iterations after all).
+  // An automatic capture took a whole period, ending with `compute_s`
+  // before the call it ends at: it is kept for the profile, and the core
+  // waits again (a loop that takes more time may replace it); the services
+  // hear of its end as of any, at no point every rank reaches.
+  void keep_capture(double compute_s);
+  // Nothing more is to be captured (automatic detection concluded); a kept
+  // capture stays.
+  void stop_capturing();
+  // Drops the capture going on (its loop broke off before a whole period).
+  void drop_capture();
+  // Drops the capture going on and any kept (the program marks its
+  // iterations after all).
   void restart_waiting();
   // Iterations ended so far, as the capture knows them (the profile's count
   // until MPI_Finalize counts the run's).
   void note_iteration_ended() { ++iterations_; }
   std::int64_t iterations() const { return iterations_; }
-  // Whether a whole iteration is in the timeline.
+  // Whether a whole iteration was captured; the captured iteration and the
+  // variables as it left them (written in it or not).
   bool captured() const { return captured_; }
+  const Timeline& captured_timeline() const { return captured_timeline_; }
+  std::vector<VariableSeen> captured_variables() const;
+  // How sure an automatic capture is (set by the capture service before the
+  // profile is written; absent in other modes).
+  void set_capture_confidence(const model::CaptureConfidence& c) { confidence_ = c; }
+  const std::optional<model::CaptureConfidence>& capture_confidence() const { return confidence_; }
 
   // After a service's state changed: whether the wrappers are engaged and
   // calls followed.
@@ -91,12 +112,15 @@ class Runtime {
   void message(const MessageEvent& event);
   void collective(const CollectiveEvent& event);
   void file_io(const FileIoEvent& event);
+  void call_seen(const CallSeen& event);
   double time_file_io(double io_s, double wall_s);
   double wtime(double seconds);
   void program_mark();
   void pcontrol(int level);
 
  private:
+  void keep_timeline(double compute_s);
+
   std::mutex mutex_;
   Settings settings_;
   std::vector<std::unique_ptr<Service>> services_;
@@ -115,6 +139,9 @@ class Runtime {
   FileVariables files_;
   std::int64_t iterations_ = 0;
   bool captured_ = false;
+  Timeline captured_timeline_;
+  std::vector<bool> captured_written_;  // each variable: written in the captured iteration
+  std::optional<model::CaptureConfidence> confidence_;
 };
 
 }  // namespace mheta::interpose

@@ -15,7 +15,8 @@
 //   way (sleep-waiting), after_call once the call returned.
 // - what the call did (with mutex() held, after the core recorded it in the
 //   timeline while capturing): on_message, on_collective, on_file_io,
-//   time_file_io (outside the lock: a service may make it last longer).
+//   time_file_io (outside the lock: a service may make it last longer);
+//   on_call, the call as automatic detection knows it.
 // - MPI_Wtime: on_wtime may change the time the program reads.
 // - the capture's boundaries (published by the core, with mutex() held):
 //   on_capture_near (the next iteration is the captured one),
@@ -56,7 +57,7 @@ struct BlockingCall {
 
 // A point-to-point message: sent, received by a blocking call, a receive
 // posted (its message is recorded where it completes), or such a receive
-// completed (not part of the call sequence period detection sees).
+// completed.
 struct MessageEvent {
   enum class Kind { send, recv, recv_posted, recv_completed };
   Fn fn;
@@ -64,16 +65,13 @@ struct MessageEvent {
   int world_peer;  // MPI_COMM_WORLD rank; for recv_posted the communicator's rank (may be MPI_ANY_SOURCE)
   std::int64_t bytes;
   int tag;
-  std::uint64_t signature;  // the call's identity for period detection
 };
 
 // A collective over every rank.
 struct CollectiveEvent {
   Fn fn;
   Collective collective;
-  std::int64_t bytes;         // this rank's contribution
-  bool counts_for_detection;  // its position among collectives is the same on every rank
-  std::uint64_t signature;
+  std::int64_t bytes;  // this rank's contribution
 };
 
 // An MPI-IO call on a followed file (variable < 0: a file of no variable).
@@ -82,7 +80,16 @@ struct FileIoEvent {
   int variable;
   bool write;
   std::int64_t bytes;
+};
+
+// A communication or I/O call as automatic detection knows it
+// (docs/interpose.md, "Which iteration"): its function and a signature of
+// what it was given; a collective over every rank is a point every rank
+// reaches in the same order.
+struct CallSeen {
+  Fn fn;
   std::uint64_t signature;
+  bool collective_point = false;
 };
 
 // The time of a blocking MPI-IO call: `io_s` of it not spent waiting for a
@@ -119,6 +126,7 @@ class Service {
   virtual void on_message(Runtime&, const MessageEvent&) {}
   virtual void on_collective(Runtime&, const CollectiveEvent&) {}
   virtual void on_file_io(Runtime&, const FileIoEvent&) {}
+  virtual void on_call(Runtime&, const CallSeen&) {}
   virtual void time_file_io(Runtime&, FileTiming&) {}
   // The factor a slower disk multiplies MPI-IO transfers by (1: none): the
   // core delays the completion of non-blocking ones by it.

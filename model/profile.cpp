@@ -35,6 +35,7 @@ class ProfileReader {
     read_distribution(document, p);
     read_variables(document, p);
     read_row_weights(document, p);
+    read_capture(document, p);
     const Json& ranks = f_.array(document, "ranks", "");
     if (static_cast<int>(ranks.size()) != p.distribution.ranks()) {
       f_.fail("ranks", "lists " + std::to_string(ranks.size()) + " ranks but the distribution has " +
@@ -109,6 +110,17 @@ class ProfileReader {
     for (std::size_t i = 0; i < weights->size(); ++i) {
       p.row_weights.push_back(f_.non_negative_value((*weights)[i], index_path("row_weights", i)));
     }
+  }
+
+  void read_capture(const Json& document, Profile& p) {
+    const Json* capture = f_.optional_member(document, "capture", "");
+    if (capture == nullptr) return;
+    if (!capture->is_object()) f_.fail("capture", "must be an object");
+    CaptureConfidence c;
+    c.repetitions = f_.integer(*capture, "repetitions", "capture", 1);
+    c.time_share = f_.non_negative(*capture, "time_share", "capture");
+    if (c.time_share > 1) f_.fail("capture.time_share", "must be at most 1, got " + std::to_string(c.time_share));
+    p.capture = c;
   }
 
   static int find_variable(const Profile& p, std::string_view name) {
@@ -281,6 +293,7 @@ Json profile_to_json(const Profile& p) {
                    {"distribution", p.distribution.rows},
                    {"variables", variables}};
   if (!p.row_weights.empty()) document["row_weights"] = p.row_weights;
+  if (p.capture) document["capture"] = {{"repetitions", p.capture->repetitions}, {"time_share", p.capture->time_share}};
   document["ranks"] = std::move(ranks);
   return document;
 }

@@ -8,6 +8,7 @@
 // that ends it, in program order.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,14 @@ enum class ProfileClock { wall, virtual_time };
 
 std::string_view profile_clock_name(ProfileClock clock);  // "wall", "virtual"
 
+// How sure an automatic capture is that it took the program's iteration
+// (docs/formats.md, "capture"): how often the captured loop repeated, and
+// the share of the run's time it took (the smallest over the ranks).
+struct CaptureConfidence {
+  std::int64_t repetitions = 0;
+  double time_share = 0;  // in [0, 1]
+};
+
 struct Profile {
   std::string program;
   ProfileClock clock = ProfileClock::wall;
@@ -93,6 +102,8 @@ struct Profile {
   // means every row weighs the same.
   std::vector<double> row_weights;
   std::vector<RankProfile> ranks;
+  // Absent when the iteration was marked, bracketed or named, not detected.
+  std::optional<CaptureConfidence> capture;
 
   int rank_count() const { return static_cast<int>(ranks.size()); }
   std::int64_t global_rows() const { return distribution.total_rows(); }

@@ -14,21 +14,9 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 
-
-def run(cmd, env):
-    merged = dict(os.environ)
-    merged.update(env)
-    start = time.monotonic()
-    result = subprocess.run(cmd, env=merged, capture_output=True, text=True)
-    elapsed = time.monotonic() - start
-    if result.returncode != 0:
-        sys.exit("%s failed:\n%s%s" % (" ".join(cmd), result.stdout, result.stderr))
-    return result.stdout, elapsed
+from runner import run  # beside this script
 
 
 def main():

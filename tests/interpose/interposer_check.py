@@ -123,12 +123,20 @@ def cmd_unchanged(args):
             fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" % (expected, got))
         if args.no_profile:
             if os.path.exists(profile_path):
-                fail("a profile was written although the ranks never captured the same iteration")
+                fail("a profile was written although no rank should have captured an iteration")
             print("ok: output unchanged, no profile (as expected)")
             return
         profile = load_profile(profile_path)
         if len(profile["ranks"]) != args.np:
             fail("profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
+        if args.expect_iterations and profile["iterations"] != args.expect_iterations:
+            fail("profile says %d iterations (%s), the run made %d" %
+                 (profile["iterations"], profile.get("iterations_source"), args.expect_iterations))
+        if args.expect_confident:
+            capture = profile.get("capture")
+            if not capture or capture["repetitions"] < 3 or capture["time_share"] < 0.5:
+                fail("the capture should be sure of its loop (3 repetitions or more, half the run or more): %s"
+                     % capture)
         sends, collectives = check_consistent(profile)
         if args.messages and sum(sends.values()) != args.messages:
             fail("%d messages captured, expected the %d of one iteration" % (sum(sends.values()), args.messages))
@@ -582,7 +590,10 @@ def main():
     parser.add_argument("--messages", type=int, default=0, help="unchanged: messages in one iteration, all ranks")
     parser.add_argument("--collectives", default="")
     parser.add_argument("--env", action="append", default=[], help="unchanged: KEY=VALUE for the interposed run")
-    parser.add_argument("--no-profile", action="store_true", help="unchanged: the ranks cannot agree on an iteration")
+    parser.add_argument("--no-profile", action="store_true", help="unchanged: no rank captures an iteration, no profile is written")
+    parser.add_argument("--expect-iterations", type=int, default=0, help="unchanged: the profile's iterations")
+    parser.add_argument("--expect-confident", action="store_true",
+                        help="unchanged: the profile's capture saw its loop 3 times or more, over half the run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait

@@ -2,71 +2,273 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace mheta::interpose {
 namespace {
 
-TEST(PeriodDetector, FindsThePeriodAfterThreeRepetitions) {
+// A synthetic rank: calls of a kind (the signature is the kind unless
+// given), each ending `seconds` after the one before.
+struct Rank {
   PeriodDetector d;
-  const std::uint64_t setup[] = {100, 101, 102};
-  for (auto s : setup) d.observe(s, false);
-  const std::uint64_t iteration[] = {1, 2, 2, 3, 4};  // 4 is a collective
-  for (int rep = 0; rep < 2; ++rep) {
-    for (auto s : iteration) d.observe(s, s == 4);
+  double now = 0;
+  void call(int kind, double seconds, std::uint64_t signature = 0) {
+    now += seconds;
+    d.observe(signature != 0 ? signature : static_cast<std::uint64_t>(kind), kind, now);
   }
-  EXPECT_EQ(d.period(), 0);  // two repetitions are not enough
-  for (auto s : iteration) d.observe(s, s == 4);
-  EXPECT_EQ(d.period(), 5);
-  EXPECT_EQ(d.collectives_in_period(5), 1);
+  void calls(const std::vector<int>& kinds, double seconds_each) {
+    for (int k : kinds) call(k, seconds_each);
+  }
+};
+
+constexpr double kUs = 1e-6;
+constexpr double kMs = 1e-3;
+
+TEST(PeriodDetector, ALoopAfterThreeRepetitions) {
+  Rank r;
+  r.calls({100, 101, 102}, kUs);
+  const std::vector<int> iteration = {1, 2, 2, 3, 4};
+  r.calls(iteration, kMs);
+  r.calls(iteration, kMs);
+  EXPECT_EQ(r.d.live(), nullptr);  // two repetitions are not enough
+  EXPECT_EQ(r.d.best().id, 0);
+  r.calls(iteration, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.live()->period, 5);
+  EXPECT_EQ(r.d.live()->repetitions(), 3);
+  EXPECT_EQ(r.d.best().id, r.d.live()->id);
+  // 15 calls of 1 ms, timed from the end of the call before the loop.
+  EXPECT_NEAR(r.d.best().seconds(), 15 * kMs, 1e-9);
 }
 
-TEST(PeriodDetector, PrefersTheSmallestPeriod) {
-  PeriodDetector d;
-  for (int i = 0; i < 12; ++i) d.observe(i % 2, true);
-  EXPECT_EQ(d.period(), 2);
-  EXPECT_EQ(d.collectives_in_period(2), 2);
+// A capture begins where the program's iteration begins, whichever call
+// the loop was found at: after a setup call that is no part of it, at its
+// first call (1), every period.
+TEST(PeriodDetector, PeriodsStartWhereTheLoopBegan) {
+  Rank r;
+  r.call(9, kMs);
+  for (int it = 0; it < 4; ++it) r.calls({1, 2, 3}, kMs);
+  const std::int64_t id = r.d.best().id;
+  EXPECT_TRUE(r.d.at_period_start(id));
+  r.call(1, kMs);
+  EXPECT_FALSE(r.d.at_period_start(id));
+  r.call(2, kMs);
+  EXPECT_FALSE(r.d.at_period_start(id));
+  r.call(3, kMs);
+  EXPECT_TRUE(r.d.at_period_start(id));
 }
 
-TEST(PeriodDetector, ABrokenPatternIsNoPeriod) {
-  PeriodDetector d;
-  for (int i = 0; i < 40; ++i) d.observe(static_cast<std::uint64_t>(i * i), false);
-  EXPECT_EQ(d.period(), 0);
+TEST(PeriodDetector, TheSmallestPeriodAndNotItsMultiples) {
+  Rank r;
+  for (int i = 0; i < 60; ++i) r.call(1 + i % 2, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.live()->period, 2);
+  EXPECT_EQ(r.d.best().period, 2);
+  EXPECT_EQ(r.d.live()->repetitions(), 30);
+}
+
+TEST(PeriodDetector, NoRepetitionNoLoop) {
+  Rank r;
+  for (int i = 0; i < 400; ++i) r.call(1, kMs, static_cast<std::uint64_t>(i) * i + 1);
+  EXPECT_EQ(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.best().id, 0);
+}
+
+// A wavefront solver's setup: its input parameters broadcast one by one
+// (a quick loop of ten, repeating first), then the main loop of sends and
+// receives with milliseconds of compute. The main loop takes the run's time
+// and wins, though the broadcasts repeated first and more often than three
+// times.
+TEST(PeriodDetector, TheMainLoopWinsOverSetupBroadcasts) {
+  Rank r;
+  for (int i = 0; i < 10; ++i) r.call(7, kUs);  // MPI_Bcast of 8 bytes
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.best().period, 1);
+  const std::int64_t setup = r.d.best().id;
+  const std::vector<int> sweep = {1, 2, 1, 2, 3};  // recv, send down a pipeline, then a reduction
+  for (int it = 0; it < 4; ++it) r.calls(sweep, 1 * kMs);
+  EXPECT_NE(r.d.best().id, setup);
+  EXPECT_EQ(r.d.best().period, 5);
+  EXPECT_EQ(r.d.best().repetitions(), 4);
+  EXPECT_EQ(r.d.best().boundary.kind, 3);
+  EXPECT_EQ(r.d.best().boundary.seen, 4);
+}
+
+// A long setup loop (many cheap file reads) keeps the lead until the main
+// loop has taken more time than it: the loop where the time goes.
+TEST(PeriodDetector, ASetupLoopLeadsOnlyUntilTheMainLoopHasTakenMoreTime) {
+  Rank r;
+  for (int i = 0; i < 200; ++i) r.call(9, 0.1 * kMs);  // 20 ms of reads
+  const std::int64_t setup = r.d.best().id;
+  ASSERT_NE(setup, 0);
+  const std::vector<int> iteration = {1, 2, 3};
+  for (int it = 0; it < 5; ++it) r.calls(iteration, 1 * kMs);  // 15 ms
+  EXPECT_EQ(r.d.best().id, setup);
+  for (int it = 0; it < 5; ++it) r.calls(iteration, 1 * kMs);  // 30 ms
+  EXPECT_EQ(r.d.best().period, 3);
+  EXPECT_EQ(r.d.best().repetitions(), 10);
+}
+
+// An outer iteration: a broadcast, an inner solver loop of six
+// send/receive pairs, a reduction. The inner loop is found first; the outer
+// one, whose iteration holds the inner loop, wins once it has repeated.
+TEST(PeriodDetector, NestedLoopsCaptureTheOuterIteration) {
+  Rank r;
+  std::vector<int> outer = {7};
+  for (int k = 0; k < 6; ++k) {
+    outer.push_back(1);
+    outer.push_back(2);
+  }
+  outer.push_back(3);
+  r.calls(outer, kMs);
+  EXPECT_EQ(r.d.best().period, 2);  // the inner loop, for now
+  for (int it = 1; it < 10; ++it) r.calls(outer, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.best().period, 14);
+  EXPECT_EQ(r.d.live()->period, 14);
+  EXPECT_EQ(r.d.best().boundary.per_period, 1);
+  EXPECT_EQ(r.d.best().boundary.seen, 10);  // one broadcast an outer iteration
+  // Inside an inner loop, the calls are still in the outer one.
+  r.calls({7, 1, 2, 1, 2, 1, 2, 1}, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.live()->period, 14);
+}
+
+// A first iteration unlike the rest (extra exchanges while a solver starts
+// up) is no part of the loop's period; it still ends with the reduction that
+// ends every iteration, so the count holds it: 13 iterations.
+TEST(PeriodDetector, AFirstIterationUnlikeTheRest) {
+  Rank r;
+  r.calls({5, 1, 2, 6, 3}, 3 * kMs);
+  for (int it = 0; it < 12; ++it) r.calls({1, 2, 3}, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.best().period, 3);
+  EXPECT_EQ(r.d.best().boundary.kind, 3);
+  EXPECT_EQ(r.d.best().boundary.seen, 13);
+  // The loop's time: the 12 iterations and the first one's last call, which
+  // fits the pattern; not the rest of the first iteration.
+  EXPECT_NEAR(r.d.best().seconds(), 36 * kMs + 3 * kMs, 1e-9);
+}
+
+// A body that changes now and then (a residual reduced every 25th
+// iteration) is one loop over the whole run, not a new loop after every
+// change, nor a 25-iteration loop: it runs on for kOccasional repetitions
+// or more between its breaks. Its repetitions leave out only the calls
+// around the breaks.
+TEST(PeriodDetector, AnOccasionalExtraCallLeavesOneLoop) {
+  Rank r;
+  const std::vector<int> iteration = {1, 2, 2, 3};
+  std::int64_t first = 0;
+  for (int it = 0; it < 150; ++it) {
+    r.calls(iteration, kMs);
+    if (it % 25 == 24) r.call(8, kMs);
+    if (it == 10) first = r.d.best().id;
+  }
+  ASSERT_NE(first, 0);
+  EXPECT_EQ(r.d.best().id, first);
+  EXPECT_EQ(r.d.best().period, 4);
+  EXPECT_GT(r.d.best().repetitions(), 130);
+  EXPECT_LE(r.d.best().repetitions(), 150);
+  EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
+}
+
+// The same shape with a break every 7th iteration is an outer loop of 7
+// inner iterations and a call of its own, like a time step around a solver
+// of 7 iterations: the outer iteration wins, found from the distance
+// between the inner loop's breaks.
+TEST(PeriodDetector, FrequentBreaksMakeAnOuterLoop) {
+  Rank r;
+  const std::vector<int> iteration = {1, 2, 2, 3};
+  for (int it = 0; it < 70; ++it) {
+    r.calls(iteration, kMs);
+    if (it % 7 == 6) r.call(8, kMs);
+  }
+  EXPECT_EQ(r.d.best().period, 7 * 4 + 1);
+  EXPECT_EQ(r.d.best().boundary.kind, 8);
+  EXPECT_EQ(r.d.best().boundary.seen, 10);
+}
+
+// A solver's inner loop whose calls are all alike (every receive posted
+// with MPI_ANY_TAG, a worker's task loop): no call is once an outer
+// iteration, so the outer period is proposed by the distance between the
+// inner loop's breaks.
+TEST(PeriodDetector, AnOuterLoopOfCallsAllAlike) {
+  Rank r;
+  for (int step = 0; step < 20; ++step) {
+    for (int task = 0; task < 12; ++task) r.calls({1, 2}, kMs);  // receive a task, send its result
+    r.call(1, kMs);                                              // receive "step done"
+  }
+  EXPECT_EQ(r.d.best().period, 25);
+  EXPECT_GT(r.d.best().seconds(), 0.95 * r.now);
+}
+
+// A pipelined wavefront: each iteration a lower sweep (receive from above,
+// send below, block by block) and an upper one (the other way), every call
+// many times an iteration, and a residual reduced every 25th iteration. The
+// iteration is found from the breaks of the sweeps' loops, and it is the
+// loop captured, not 25 iterations and the reduction.
+TEST(PeriodDetector, AWavefrontOfTwoSweeps) {
+  Rank r;
+  for (int it = 1; it <= 150; ++it) {
+    for (int block = 0; block < 8; ++block) r.calls({1, 2}, kMs);
+    for (int block = 0; block < 8; ++block) r.calls({3, 4}, kMs);
+    if (it % 25 == 0) r.call(9, kMs);
+  }
+  EXPECT_EQ(r.d.best().period, 32);
+  EXPECT_GT(r.d.best().repetitions(), 130);
+  EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
+}
+
+// Every call twice an iteration (a halo exchange whose sends and receives
+// come in mirrored order): found from the call before last.
+TEST(PeriodDetector, EveryCallTwiceAnIteration) {
+  Rank r;
+  for (int it = 0; it < 10; ++it) r.calls({1, 2, 2, 1}, kMs);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.live()->period, 4);
+  EXPECT_EQ(r.d.live()->boundary.per_period, 2);
 }
 
 // Signatures 10 + kind: a setup call of kind 1 that fits the pattern ahead
 // of the loop, then iterations of kinds 2, 1, 1 (like nas_style_cg: an
 // allgather and two allreduces): kind 2 ends each iteration, once a period,
-// and every iteration so far is seen, the setup call not.
-TEST(PeriodDetector, CountsTheIterationsSeenBeforeDetection) {
+// and every iteration is counted, the setup call not.
+TEST(PeriodDetector, CountsTheIterationsOfTheLoop) {
   for (int iterations = 3; iterations <= 40; iterations += 37) {
-    PeriodDetector d;
-    d.observe(11, true, 1);
-    const int iteration[] = {2, 1, 1};
+    Rank r;
+    r.call(1, kMs, 11);
     for (int it = 0; it < iterations; ++it) {
-      for (int kind : iteration) d.observe(static_cast<std::uint64_t>(10 + kind), kind == 1, kind);
+      for (int kind : {2, 1, 1}) r.call(kind, kMs, static_cast<std::uint64_t>(10 + kind));
     }
-    ASSERT_EQ(d.period(), 3);
-    const PeriodDetector::Boundary b = d.boundary(3);
-    EXPECT_EQ(b.kind, 2);
-    EXPECT_EQ(b.per_period, 1);
-    EXPECT_EQ(b.seen, iterations) << iterations << " iterations";
+    ASSERT_EQ(r.d.best().period, 3);
+    EXPECT_EQ(r.d.best().boundary.kind, 2);
+    EXPECT_EQ(r.d.best().boundary.per_period, 1);
+    EXPECT_EQ(r.d.best().boundary.seen, iterations) << iterations << " iterations";
   }
 }
 
 // No kind appears once a period: every other call of the least frequent one
-// ends an iteration; calls before the pattern are not seen.
+// ends an iteration; calls before the pattern are not counted.
 TEST(PeriodDetector, ABoundaryKindTwiceAPeriod) {
-  PeriodDetector d;
-  for (int i = 0; i < 5; ++i) d.observe(static_cast<std::uint64_t>(100 + i), false, 7);  // setup, kind 7
-  const int iteration[] = {7, 7, 8, 8, 8};
-  for (int it = 0; it < 4; ++it) {
-    for (int kind : iteration) d.observe(static_cast<std::uint64_t>(kind), false, kind);
-  }
-  d.observe(7, false, 7);  // the next iteration has begun
-  ASSERT_EQ(d.period(), 5);
-  const PeriodDetector::Boundary b = d.boundary(5);
-  EXPECT_EQ(b.kind, 7);
-  EXPECT_EQ(b.per_period, 2);
-  EXPECT_EQ(b.seen, 4 * 2 + 1);
+  Rank r;
+  for (int i = 0; i < 5; ++i) r.call(7, kMs, static_cast<std::uint64_t>(100 + i));  // setup, kind 7
+  for (int it = 0; it < 4; ++it) r.calls({7, 7, 8, 8, 8}, kMs);
+  r.call(7, kMs);  // the next iteration has begun
+  ASSERT_EQ(r.d.best().period, 5);
+  EXPECT_EQ(r.d.best().boundary.kind, 7);
+  EXPECT_EQ(r.d.best().boundary.per_period, 2);
+  EXPECT_EQ(r.d.best().boundary.seen, 4 * 2 + 1);
+}
+
+// After the loop, calls that fit no loop leave the best one as it was.
+TEST(PeriodDetector, TheBestLoopOutlivesItsEnd) {
+  Rank r;
+  for (int it = 0; it < 20; ++it) r.calls({1, 2, 3}, kMs);
+  const PeriodDetector::Loop loop = r.d.best();
+  for (int i = 0; i < 50; ++i) r.call(1, kUs, static_cast<std::uint64_t>(1000 + i));
+  EXPECT_EQ(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.best().id, loop.id);
+  EXPECT_EQ(r.d.best().repetitions(), 20);
 }
 
 }  // namespace

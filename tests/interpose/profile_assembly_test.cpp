@@ -103,6 +103,28 @@ TEST(ProfileAssembly, StatedIterationsWinOverTheCountSeenAtCapture) {
   EXPECT_TRUE(warnings.empty());
 }
 
+// An automatic capture is as sure as its least sure rank; a rank that was
+// not detecting (marks, MPI_Pcontrol, call:) leaves the field out.
+TEST(ProfileAssembly, TheCaptureIsAsSureAsItsLeastSureRank) {
+  std::vector<std::string> warnings;
+  RankRecord a = record(0, 30, "v", false);
+  RankRecord b = record(1, 70, "v", false);
+  a.repetitions = 40;
+  a.time_share = 0.6;
+  b.repetitions = 12;
+  b.time_share = 0.9;
+  const auto p = assemble_profile({a, b}, {"prog", 0, "", 0, {}}, warnings);
+  ASSERT_TRUE(p.capture);
+  EXPECT_EQ(p.capture->repetitions, 12);
+  EXPECT_DOUBLE_EQ(p.capture->time_share, 0.6);
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(b).dump()));
+  EXPECT_EQ(back.repetitions, 12);
+  EXPECT_DOUBLE_EQ(back.time_share, 0.9);
+  b.repetitions = -1;
+  b.time_share = -1;
+  EXPECT_FALSE(assemble_profile({a, b}, {"prog", 0, "", 0, {}}, warnings).capture);
+}
+
 TEST(ProfileAssembly, RowWeightsGoIntoTheProfileOnePerGlobalRow) {
   std::vector<double> weights(100, 1.0);
   for (std::size_t i = 0; i < 30; ++i) weights[i] = 2.5 + static_cast<double>(i);

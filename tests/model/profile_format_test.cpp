@@ -127,6 +127,21 @@ TEST(ProfileFormat, RowWeightsMustCoverEveryRow) {
   EXPECT_EQ(error_after([](Json& d) { d["row_weights"] = {1, 2, 3}; }).where(), "row_weights");
 }
 
+TEST(ProfileFormat, CaptureConfidenceIsOptionalAndChecked) {
+  EXPECT_FALSE(parse_profile(profile_to_json(valid_profile()).dump(), "profile.json").capture);
+  Profile sure = valid_profile();
+  sure.capture = CaptureConfidence{40, 0.97};
+  const Profile back = parse_profile(profile_to_json(sure).dump(), "profile.json");
+  ASSERT_TRUE(back.capture);
+  EXPECT_EQ(back.capture->repetitions, 40);
+  EXPECT_DOUBLE_EQ(back.capture->time_share, 0.97);
+  EXPECT_EQ(error_after([](Json& d) { d["capture"] = {{"repetitions", 3}, {"time_share", 1.5}}; }).where(),
+            "capture.time_share");
+  EXPECT_EQ(error_after([](Json& d) { d["capture"] = {{"repetitions", 0}, {"time_share", 0.5}}; }).where(),
+            "capture.repetitions");
+  EXPECT_EQ(error_after([](Json& d) { d["capture"] = 3; }).where(), "capture");
+}
+
 TEST(ProfileFormat, RanksOutOfOrder) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
 }

@@ -1,0 +1,94 @@
+#include "interpose/loop_capture.hpp"
+
+#include <algorithm>
+
+#include "interpose/boundary_counter.hpp"
+#include "interpose/clock.hpp"
+#include "interpose/runtime.hpp"
+
+namespace mheta::interpose {
+
+namespace {
+
+// Automatic detection stops, and the wrappers go back to calling PMPI_
+// alone, once the captured loop has repeated kConcludeRepetitions times in a
+// row (an inner loop that breaks off every outer iteration never does), over
+// kConcludeSeconds, and taken kConcludeShare of the run so far: a later loop
+// would have to take longer than that to be the one where the time goes
+// (docs/interpose.md, "Which iteration").
+constexpr std::int64_t kConcludeRepetitions = 20;
+constexpr double kConcludeSeconds = 2.0;
+constexpr double kConcludeShare = 0.8;
+
+}  // namespace
+
+void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
+  detector_.observe(signature, static_cast<int>(fn), rt.last_exit());
+  // The captured loop's figures, by its id, whichever loop the calls are in.
+  if (captured_) {
+    if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;
+  }
+  if (rt.capturing() || begin_pending_) {
+    if (detector_.unbroken(capture_loop_) == 0) {
+      begin_pending_ = false;
+      if (rt.capturing()) rt.drop_capture();  // the loop broke off before a whole period
+    }
+    return;
+  }
+  const PeriodDetector::Loop& best = detector_.best();
+  const std::int64_t unbroken = detector_.unbroken(best.id);
+  if (unbroken == 0) return;
+  if (!captured_ || best.id != captured_loop_.id) {
+    if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
+    capture_loop_ = best.id;
+    capture_end_call_ = detector_.calls() + best.period;
+    begin_pending_ = true;
+  } else if (unbroken >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
+             best.seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
+    conclude(rt);
+  }
+}
+
+void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    rt.begin_capture();
+  } else if (rt.capturing() && detector_.calls() == capture_end_call_) {
+    captured_loop_ = *detector_.find(capture_loop_);
+    captured_ = true;
+    rt.keep_capture(compute_s);
+  }
+}
+
+void LoopCapture::conclude(Runtime& rt) {
+  detecting_ = false;
+  concluded_at_ = rt.last_exit();
+  count_boundaries();
+  rt.stop_capturing();
+}
+
+// The run's iterations: the captured loop's, counted by the detector to
+// here, and from here on by the wrappers, with one compare a call
+// (boundary_counter.hpp).
+void LoopCapture::count_boundaries() const {
+  const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  if (captured_ && b.per_period > 0) interpose::count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
+}
+
+void LoopCapture::finish(Runtime& rt) {
+  if (detecting_) count_boundaries();  // the loop's whole count, as the detector saw it
+  if (!captured_ || !rt.captured()) return;
+  // How sure the capture is: the loop's repetitions, and its share of the
+  // run, from MPI_Init to now. Once detection concluded, the loop is taken
+  // to go on at the pace it had then, for the iterations counted since.
+  const double run = now_s() - started_at_;
+  double loop = captured_loop_.seconds();
+  const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  if (concluded_at_ >= 0 && b.per_period > 0) {
+    const std::int64_t then = std::max<std::int64_t>(1, b.seen / b.per_period);
+    loop *= static_cast<double>(std::max(then, boundaries_counted())) / static_cast<double>(then);
+  }
+  rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0});
+}
+
+}  // namespace mheta::interpose

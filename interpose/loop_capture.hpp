@@ -1,0 +1,55 @@
+#pragma once
+// Automatic capture (MHETA_CAPTURE=auto): every rank on its own, without a
+// message to any other (none can ever wait for another), follows the loops
+// of its calls (period_detector.hpp) and captures one period of the loop
+// that has taken the most time so far; a loop that takes more time later is
+// captured again in its place. The ranks' captures meet at MPI_Finalize.
+// Any whole period is an iteration: a capture may begin mid-loop, the model
+// needs a whole, steady one (docs/interpose.md, "Which iteration").
+#include <cstdint>
+
+#include "interpose/call.hpp"
+#include "interpose/period_detector.hpp"
+
+namespace mheta::interpose {
+
+class Runtime;
+
+class LoopCapture {
+ public:
+  // MPI_Init returned at `started_at`.
+  void start(double started_at) { started_at_ = started_at; }
+  // Whether detection goes on (it concludes once the captured loop clearly
+  // is the one where the run's time goes).
+  bool detecting() const { return detecting_; }
+  // The program marks its iterations: detection stops, its capture is dropped.
+  void stop() { detecting_ = false; }
+  // A call detection sees returned (mutex() held).
+  void observe(Runtime& rt, Fn fn, std::uint64_t signature);
+  // A call detection sees is about to run, after `compute_s` of compute
+  // (mutex() held). A period runs from its first call to the next period's
+  // first call: the wait and test calls after its last call (which
+  // detection does not see) complete its own requests, so the capture
+  // begins and ends here, just before a call detection sees, not after one.
+  void before_seen_call(Runtime& rt, double compute_s);
+  // MPI_Finalize: the run's iterations and how sure the capture is, for
+  // the profile.
+  void finish(Runtime& rt);
+
+ private:
+  void conclude(Runtime& rt);
+  void count_boundaries() const;
+
+  PeriodDetector detector_;
+  bool detecting_ = true;
+  double started_at_ = 0;
+  bool captured_ = false;
+  std::int64_t capture_loop_ = 0;  // the loop being captured
+  std::int64_t capture_end_call_ = -1;
+  bool begin_pending_ = false;  // the capture begins before the next call detection sees
+  // The loop captured, its statistics kept current while the calls are in it.
+  PeriodDetector::Loop captured_loop_;
+  double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)
+};
+
+}  // namespace mheta::interpose
