@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "io/background_release.hpp"
 #include "io/manifest.hpp"
 #include "io/redistribution_checksum.hpp"
 #include "io/redistribution_fault.hpp"
@@ -295,6 +296,8 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   // A misspelt MHETA_REDISTRIBUTE_KILL fails here, on every rank alike,
   // rather than at its point on some ranks only.
   fault_point("", rank);
+  // The space of the blocks an earlier redistribution replaced is free.
+  wait_for_background_release();
   const double start = MPI_Wtime();
   const std::filesystem::path staging = staging_dir(dir);
   const Manifest manifest{ManifestState::prepared, from, to, variables};
@@ -394,13 +397,16 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   // 5. Committed: switch every block, then record completion. Failing here
   // leaves the commit standing; recover() finishes the switch.
   fault_point("after-commit", rank);
+  BackgroundRelease old_files;  // freeing their space is not the switch's business
   error.attempt([&] {
     for (std::size_t v = 0; v < variables.size(); ++v) {
       const std::string& name = variables[v].variable;
+      old_files.hold(local_array_path(dir, name, rank));
       std::filesystem::rename(local_array_path(staging, name, rank), local_array_path(dir, name, rank));
       if (v == 0) fault_point("mid-switch", rank);
     }
   });
+  old_files.release();
   if (std::string problem = agree(comm, error); !problem.empty()) {
     throw RedistributionError(problem + " (committed: run recovery to finish the switch)");
   }

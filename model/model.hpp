@@ -71,6 +71,8 @@ class Workspace;
 // Message matching when some ranks own no rows: neighbours skip them.
 struct MessageRouting {
   bool built = false;
+  std::uint64_t key = 0;         // a hash of `empty`, to find the routing fast
+  std::uint64_t used = 0;        // when it was last used (least recently used is rebuilt)
   std::vector<char> empty;       // which ranks own no rows
   std::vector<int> partner;      // per op: the send a recv matches, -1 none
   std::vector<int> peer;         // per op: effective peer after rerouting, -1 to drop
@@ -89,6 +91,16 @@ class Model {
   // Predicted seconds of one iteration with `rows[i]` rows on rank i.
   // `rows` must have ranks() entries adding up to global_rows().
   double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
+
+  // The same evaluation against `limit`: exactly iteration_seconds when that
+  // is below `limit`, else a value at least `limit` and within 1e-9
+  // (relative) of it. A search that keeps a move only when it beats a time
+  // needs no more. In chains (every message goes to the next rank, no
+  // collective: pipelines) a distribution that differs from the last one
+  // predict() gave in the workspace only between ranks lo and hi is
+  // measured from that prediction, replaying ranks lo..hi alone
+  // (model/chain_reference.cpp).
+  double iteration_seconds_if_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const;
 
   // The same evaluation, with every rank's breakdown.
   Prediction predict(std::span<const std::int64_t> rows) const;
@@ -163,6 +175,9 @@ class Model {
   double message_read_seconds(int rank, const Op& op, const IclaPlan& plan) const;
   double own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const;
   void cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Workspace& ws) const;
+  bool update_costs(std::span<const std::int64_t> rows, Workspace& ws) const;
+  void build_chain_reference(Workspace& ws) const;
+  double chain_estimate(std::span<const std::int64_t> rows, int lo, int hi, Workspace& ws) const;
   double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline = false) const;
 
   int ranks_ = 0;
@@ -198,6 +213,9 @@ class Model {
   // collective (a pipeline): a rank's times depend only on the ranks below
   // it, so an evaluation replays only from the lowest rank that changed.
   bool forward_only_ = false;
+  // Forward only, and every message goes from a rank to the next one
+  // (iteration_seconds_if_below measures such chains from a reference).
+  bool chain_ = false;
   int recvs_ = 0;
 };
 
@@ -221,24 +239,44 @@ class Workspace {
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
   std::vector<double> collective_cost;  // per collective sequence number, for the rows evaluated
   // The replay.
-  bool replayed = false;  // the last one completed: its clocks and arrivals stand
+  bool replayed = false;  // the last one completed: its clocks and send times stand
+  std::vector<std::int64_t> replayed_rows;  // the distribution they are of
   std::vector<double> clock;
   std::vector<int> pc;
   std::vector<char> at_collective;
-  std::vector<double> arrival;  // per op (sends): when the message reaches its peer
+  // Per op (sends): when the send completes; the message reaches its peer
+  // after the transfer time of the routing in use, so a send whose peer
+  // changes (another rank emptied) keeps its time.
+  std::vector<double> sent;
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
-  // Message matching when some ranks own no rows, for the two sets of
-  // empty ranks used last: a search often alternates between moves that
-  // leave a rank empty and moves that fill it.
-  std::array<MessageRouting, 2> routings;
-  int last_routing = 0;
+  // Message matching when some ranks own no rows, for the sets of empty
+  // ranks used last: a search's round tries moves that empty a donor, fill
+  // an empty rank, both, or drop a rank, and goes back and forth between
+  // them.
+  std::array<MessageRouting, 8> routings;
+  std::uint64_t routing_uses = 0;
   std::vector<int> owner_before;     // per rank: the nearest rank below that owns rows, or -1
   std::vector<int> owner_after;      // ... above
   std::vector<MessageEnd> send_ends;
   std::vector<MessageEnd> recv_ends;
   std::vector<MessageEnd> sort_scratch;
   std::vector<int> channel_counts;
+  // Chains: the last prediction, kept as the reference later evaluations
+  // are measured from. `pending`: predict() has just replayed it (clocks,
+  // send times and costs above are its own); the rest is built from them at
+  // the next iteration_seconds_if_below.
+  struct ChainReference {
+    bool pending = false;
+    bool built = false;
+    std::vector<std::int64_t> rows;
+    std::vector<double> sent;          // per op (sends): when the send completes
+    std::vector<double> tail;          // per op: the longest path from its end to the iteration's end
+    std::vector<double> finish_below;  // [r]: the latest finish of the ranks below r
+    std::vector<double> start_tail_from;  // [r]: the longest path from the start of any rank >= r
+    std::vector<int> recv_of;          // per send: the receive it matches, or -1
+    std::vector<double> segment_sent;  // scratch: send times of a candidate's replayed ranks
+  } reference;
 };
 
 }  // namespace mheta::model

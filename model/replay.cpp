@@ -147,24 +147,49 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRo
   routing.built = true;
 }
 
-// The routing for the ranks of `rows` that own none: one of the two kept,
-// or rebuilt over the one used less recently.
+// The routing for the ranks of `rows` that own none: one of those kept, or
+// rebuilt over the one used least recently.
 const MessageRouting& Model::routing_for(std::span<const std::int64_t> rows, Workspace& ws) const {
-  for (int k : {ws.last_routing, 1 - ws.last_routing}) {
-    MessageRouting& routing = ws.routings[static_cast<std::size_t>(k)];
-    bool same = routing.built;
-    for (int r = 0; same && r < ranks_; ++r) {
-      same = (routing.empty[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
-    }
-    if (same) {
-      ws.last_routing = k;
-      return routing;
-    }
+  std::uint64_t key = 1469598103934665603ull;  // FNV-1a over the empty ranks
+  for (int r = 0; r < ranks_; ++r) {
+    if (rows[static_cast<std::size_t>(r)] == 0) key = (key ^ static_cast<std::uint64_t>(r)) * 1099511628211ull;
   }
-  ws.last_routing = 1 - ws.last_routing;
-  MessageRouting& routing = ws.routings[static_cast<std::size_t>(ws.last_routing)];
-  reroute(rows, ws, routing);
-  return routing;
+  MessageRouting* oldest = &ws.routings[0];
+  for (MessageRouting& routing : ws.routings) {
+    if (routing.built && routing.key == key) {
+      bool same = true;
+      for (int r = 0; same && r < ranks_; ++r) {
+        same = (routing.empty[static_cast<std::size_t>(r)] != 0) == (rows[static_cast<std::size_t>(r)] == 0);
+      }
+      if (same) {
+        routing.used = ++ws.routing_uses;
+        return routing;
+      }
+    }
+    if (routing.used < oldest->used) oldest = &routing;
+  }
+  reroute(rows, ws, *oldest);
+  oldest->key = key;
+  oldest->used = ++ws.routing_uses;
+  return *oldest;
+}
+
+// Each rank's own costs (§4.2.1), recomputed only for ranks whose rows
+// (or, with row weights, first row) differ from the evaluation before, and
+// the collectives' costs for these rows. Returns whether some rank owns no
+// rows.
+bool Model::update_costs(std::span<const std::int64_t> rows, Workspace& ws) const {
+  const bool weighted = !row_weight_prefix_.empty();
+  std::int64_t first = 0;
+  bool any_empty = false;
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) cost_rank(r, first, rows[ri], ws);
+    first += rows[ri];
+    any_empty = any_empty || rows[ri] == 0;
+  }
+  cost_collectives(rows, ws);
+  return any_empty;
 }
 
 double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline) const {
@@ -176,24 +201,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
                                   op.kind == OpKind::collective ? op.index : -1});
   };
-  // Each rank's own costs (§4.2.1), recomputed only for ranks whose rows
-  // (or, with row weights, first row) differ from the evaluation before.
-  const bool weighted = !row_weight_prefix_.empty();
-  std::int64_t first = 0;
-  bool any_empty = false;
-  bool emptiness_changed = false;
-  int lowest_changed = ranks_;
-  for (int r = 0; r < ranks_; ++r) {
-    const auto ri = static_cast<std::size_t>(r);
-    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) {
-      emptiness_changed = emptiness_changed || (ws.costed_rows[ri] <= 0) != (rows[ri] == 0);
-      lowest_changed = std::min(lowest_changed, r);
-      cost_rank(r, first, rows[ri], ws);
-    }
-    first += rows[ri];
-    any_empty = any_empty || rows[ri] == 0;
-  }
-  cost_collectives(rows, ws);
+  ws.reference.pending = false;  // this replay replaces the one a prediction left
+  const bool any_empty = update_costs(rows, ws);
   const int* partner = base_partner_.data();
   const int* peer = nullptr;  // the profile's peers: no rank is skipped
   const double* transfer = base_transfer_s_.data();
@@ -204,11 +213,19 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     transfer = routing.transfer.data();
   }
 
-  // In a pipeline the ranks below the lowest one whose costs changed keep
-  // their clocks and messages from the evaluation before, provided the
-  // same ranks own no rows (else messages went to other peers).
-  const int resume = forward_only_ && ws.replayed && !emptiness_changed && detail == nullptr ? lowest_changed : 0;
-  ws.replayed = false;  // until this replay completes
+  // In a pipeline the ranks below the lowest one whose rows changed since
+  // the last replay keep their clocks and send times (with row weights the
+  // ranks above a change change too, never those below). Even when other
+  // ranks own no rows now: the ranks from the lowest changed one up own as
+  // many rows in total, so a rank below that sent to one of them still sends
+  // to one, and its message arrives after the new link's transfer time.
+  int resume = 0;
+  if (forward_only_ && ws.replayed && detail == nullptr) {
+    resume = ranks_;
+    for (int r = 0; r < ranks_ && resume == ranks_; ++r) {
+      if (rows[static_cast<std::size_t>(r)] != ws.replayed_rows[static_cast<std::size_t>(r)]) resume = r;
+    }
+  }
   std::fill(ws.clock.begin() + resume, ws.clock.end(), 0.0);
   std::copy(op_begin_.begin() + resume, op_begin_.end() - 1, ws.pc.begin() + resume);
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
@@ -256,7 +273,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             record(ReplayEvent::Kind::send, r, op, clock, clock + ws.op_seconds[i], peer != nullptr ? peer[i] : op.index,
                    pc);
             clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
-            ws.arrival[i] = clock + transfer[i];
+            ws.sent[i] = clock;
             if (out) {
               out->comm_s += network_.send_overhead_s;
               out->io_s += message_read_seconds(r, op, ws.plans[ri]);
@@ -271,7 +288,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
               blocked = true;
               break;
             }
-            const double wait = std::max(0.0, ws.arrival[static_cast<std::size_t>(send)] - clock);  // Eq 3 / Eq 4
+            const auto si = static_cast<std::size_t>(send);
+            const double wait = std::max(0.0, ws.sent[si] + transfer[si] - clock);  // Eq 3 / Eq 4
             record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, sender, send);
             record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, sender, send);
             clock += wait + network_.recv_overhead_s;  // O<-(q)
@@ -326,6 +344,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   }
 
   ws.replayed = true;
+  std::copy(rows.begin(), rows.end(), ws.replayed_rows.begin());
   double slowest = 0;
   int slowest_rank = 0;
   for (int r = 0; r < ranks_; ++r) {
@@ -376,6 +395,8 @@ Prediction Model::predict(std::span<const std::int64_t> rows, Workspace& workspa
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
   evaluate(rows, workspace, &prediction);
+  // Its clocks and send times: the reference of the evaluations that follow.
+  workspace.reference.pending = chain_;
   prediction.iterations = iterations_;
   prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
   return prediction;

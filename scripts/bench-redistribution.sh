@@ -23,7 +23,8 @@ r = json.loads(sys.argv[1])
 print(f"{r['ranks']:<6} {r['move']:<22} {r['sequential_write_MBps']:14.0f} {r['redistribution_MBps']:14.0f} "
       f"{r['ratio']:8.2f}  {'met' if r['ratio'] >= 0.8 else 'MISSED'}   "
       f"(last round: exchange {r['last_round_exchange_s']:.2f} s, verify {r['last_round_verify_s']:.2f} s, "
-      f"switch {r['last_round_switch_s']:.2f} s; checksum unchanged: {r['checksum_unchanged']})")
+      f"switch {r['last_round_switch_s']:.2f} s; old blocks freed after {r['last_round_background_release_s']:.2f} s more; "
+      f"checksum unchanged: {r['checksum_unchanged']})")
 PY
   done
 done

@@ -238,7 +238,8 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
     std::vector<std::int64_t> best;
     std::vector<std::int64_t> candidate;
     auto consider = [&]() {
-      const double t = objective(candidate);
+      // Exact when it is kept: below the round's best.
+      const double t = objective(candidate, best_s * (1 - 1e-12));
       if (t < best_s * (1 - 1e-12)) {
         best_s = t;
         best = candidate;

@@ -58,5 +58,28 @@ TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   EXPECT_GT(sum, 0);
 }
 
+TEST(HotPath, MovesMeasuredFromAChainsReferenceAllocateNothing) {
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  for (int r = 0; r < 4; ++r) {
+    Section s{{testing::compute_stage(0.1)}, {}};
+    if (r > 0) s.comm.push_back(testing::recv_from(r - 1, 100));
+    if (r < 3) s.comm.push_back(testing::send_to(r + 1, 100));
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(s);
+  }
+  const Model model(p, testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-9));
+  Workspace ws(model);
+  model.predict(std::vector<std::int64_t>{10, 10, 10, 10}, ws);
+  const std::vector<std::vector<std::int64_t>> moves = {{5, 15, 10, 10}, {10, 10, 0, 20}, {10, 0, 20, 10},
+                                                        {12, 10, 10, 8}};
+  for (const auto& d : moves) model.iteration_seconds_if_below(d, ws, 0.0);  // warm up
+  const long before = allocations.load();
+  double sum = 0;
+  for (int repeat = 0; repeat < 100; ++repeat) {
+    for (const auto& d : moves) sum += model.iteration_seconds_if_below(d, ws, repeat % 2 == 0 ? 0.0 : 1e9);
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GT(sum, 0);
+}
+
 }  // namespace
 }  // namespace mheta::model
