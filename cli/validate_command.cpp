@@ -1,6 +1,6 @@
 // mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--clock virtual|wall] [--steps K] [--prefetch]
 //                [--repeat R] [--seed S] [--cluster C] [--microbench-budget S] [--wait sleep|spin]
-//                [--work DIR] [-o results.json]
+//                [--work DIR] [-o results.json] [--json]
 //
 // MHETA §5 on the user's own program and cluster: capture one iteration
 // under Blk, predict the spectrum of distributions (Fig 8) and the searched
@@ -67,6 +67,7 @@ struct ValidateOptions {
   std::string wait = "sleep";
   std::string work;
   std::string output = "results.json";
+  bool json = false;  // the results on standard output too, the summary on stderr
   std::string launcher;
 };
 
@@ -118,7 +119,7 @@ class Validation {
         // -o -: the results are kept (and resumed) in the work folder and
         // printed on standard output at the end; the summary goes to stderr.
         results_file_(o.output == "-" ? (work_ / "results.json").string() : o.output),
-        summary_(o.output == "-" ? std::cerr : std::cout),
+        summary_(o.output == "-" || o.json ? std::cerr : std::cout),
         data_(user_data_directory(program_).empty() ? work_ / "data" : fs::path(user_data_directory(program_))),
         mheta_(self_executable()) {}
 
@@ -423,7 +424,7 @@ class Validation {
       }
     }
     summary_ << "  wrote " << results_file_ << "\n";
-    if (o_.output == "-") model::write_output("-", model::read_text_file(results_file_));
+    if (o_.output == "-" || o_.json) model::write_output("-", model::read_text_file(results_file_));
   }
 
   const ValidateOptions& o_;
@@ -473,6 +474,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
                   "<output without .json>-work)");
   cmd->add_option("--launcher", o->launcher, kLauncherHelp);
   cmd->add_option("-o,--output", o->output, "Where the results go (JSON; - for standard output)")->capture_default_str();
+  cmd->add_flag("--json", o->json,
+                "Print the results on standard output as well (docs/schemas/validation.schema.json); the summary "
+                "goes to stderr, and -o keeps the file that a rerun resumes");
   cmd->callback([o, &exit_code] {
     exit_code = run_reporting_errors("validate", [&]() -> int {
       try {

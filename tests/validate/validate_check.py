@@ -10,6 +10,7 @@
   bad-input   the exit codes of malformed input
 """
 import argparse
+import copy
 import html.parser
 import json
 import math
@@ -182,6 +183,23 @@ def check_results(doc, ranks, rows, repeat):
               "errors beyond noise: %s" % s)
 
 
+def check_schema(doc, what):
+    """The document validates against docs/schemas/validation.schema.json, and
+    stops validating when one run's time is made negative."""
+    import jsonschema  # here: the other checks of this file run under any Python
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "schemas", "validation.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = [e.message for e in validator.iter_errors(doc)]
+    check(not errors, "%s against validation.schema.json: %s" % (what, errors[:3]))
+    broken = copy.deepcopy(doc)
+    broken["distributions"][0]["runs"][0]["actual"] = -1.0
+    check(any(True for _ in validator.iter_errors(broken)), "the schema refuses a negative run time")
+
+
 def end_to_end(args):
     tmp = tempfile.mkdtemp(prefix="mheta-validate-")
     try:
@@ -221,14 +239,24 @@ def end_to_end(args):
             e["runs"] = [r for r in e["runs"] if r["round"] != repeat - 1]
         with open(out, "w") as f:
             json.dump(doc, f)
-        second = run(command)
+        # --json: the results on stdout too (the same document as the file),
+        # the summary on stderr.
+        second = run(command + ["--json"])
         check("resuming" in second.stderr, "a rerun resumes:\n" + second.stderr)
+        check("noise floor" in second.stderr, "with --json the summary goes to stderr:\n" + second.stderr)
         check("warm-up" not in second.stderr, "no warm-up when resuming:\n" + second.stderr)
         measured = [line for line in second.stderr.splitlines() if "] " in line and "predicted" in line]
         check(len(measured) == 2, "a rerun measures only the two missing runs:\n" + second.stderr)
         with open(out) as f:
             resumed = json.load(f)
         check_results(resumed, 2, rows, repeat)
+        try:
+            printed = json.loads(second.stdout)
+        except ValueError as e:
+            fail("--json printed no JSON document (%s):\n%s" % (e, second.stdout))
+        check(printed == resumed, "--json printed the results file's document")
+        check_schema(doc, "results.json")
+        check_schema(resumed, "the resumed results.json")
         kept = [e["actual"] for e in resumed["distributions"][:-2]]
         check(kept == [e["actual"] for e in doc["distributions"][:-2]], "measured ones kept as they were")
 
