@@ -140,7 +140,7 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   const double posted = rt.clock().now();
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
-  if (rc == MPI_SUCCESS) rt.clock().received(c.comm, *c.status, posted);
+  if (rc == MPI_SUCCESS) rt.clock().received(c.comm, c.status, posted);
   if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
     std::lock_guard lock(rt.mutex());
     record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
@@ -162,7 +162,7 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   rt.leave();
   if (rc == MPI_SUCCESS) {
     clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
-    clock.received(c.comm, *c.status, posted);
+    clock.received(c.comm, c.status, posted);
   }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
@@ -454,7 +454,7 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   for (ClockCompletion& done : t_clock_completions) {
     switch (done.kind) {
       case Kind::recv:
-        clock.received(done.comm, done.status, done.posted_at);
+        clock.received(done.comm, &done.status, done.posted_at);
         break;
       case Kind::send:
         clock.synchronous_send_completed(done.comm, done.peer, done.tag, static_cast<std::int64_t>(done.bytes),
@@ -779,7 +779,7 @@ int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (c.flag != nullptr) found = *c.flag;
   }
   rt.leave();
-  if (rc == MPI_SUCCESS && found) rt.clock().received(c.comm, *c.status, posted);
+  if (rc == MPI_SUCCESS && found) rt.clock().received(c.comm, c.status, posted);
   return rc;
 }
 

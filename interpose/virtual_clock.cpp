@@ -139,8 +139,11 @@ void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t b
   clock_.wait_until(posted_at + injection_time(link(comm, dest, false), bytes));
 }
 
-void VirtualClockService::received(MPI_Comm comm, const MPI_Status& status, double receive_posted) {
-  if (!carrying_ || status.MPI_SOURCE < 0) return;
+void VirtualClockService::received(MPI_Comm comm, const MPI_Status* received, double receive_posted) {
+  // MPI_STATUS_IGNORE is not a status to read: the handlers give one of
+  // their own whenever the clock carries times.
+  if (!carrying_ || received == MPI_STATUS_IGNORE || received->MPI_SOURCE < 0) return;
+  const MPI_Status& status = *received;
   const std::optional<SendTime> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
   if (sent && sent->synchronous != 0) shadows_.post_answer(comm, status.MPI_SOURCE, status.MPI_TAG, receive_posted);
   if (!sent || !on()) return;

@@ -85,7 +85,7 @@ class VirtualClockService final : public Service {
   void synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes, double posted_at);
   // A message has arrived (its status, as MPI returned it) at a receive
   // posted at virtual time `receive_posted` (answered to a synchronous send).
-  void received(MPI_Comm comm, const MPI_Status& status, double receive_posted);
+  void received(MPI_Comm comm, const MPI_Status* status, double receive_posted);
 
   // Collectives: the entry time goes out where the collective is posted;
   // it ends at the latest entry plus its cost (virtual_time.hpp).
