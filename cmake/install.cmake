@@ -22,6 +22,11 @@ function(mheta_export_library target name)
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
   target_include_directories(${target} INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/mheta>
                                                  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  if(MHETA_SANITIZE)
+    # Instrumented archives need the sanitizers' runtime in the program that
+    # links them.
+    target_link_options(${target} INTERFACE $<INSTALL_INTERFACE:${MHETA_SANITIZER_LINK_FLAGS}>)
+  endif()
   install(TARGETS ${target} EXPORT mhetaTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   get_target_property(folder ${target} SOURCE_DIR)
   cmake_path(GET folder FILENAME area)
