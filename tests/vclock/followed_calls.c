@@ -22,9 +22,10 @@
 
 #include "tests/common/cpu_work.h"
 
-static long checksum(const int* values, int n) {
-  long sum = 0;
-  for (int i = 0; i < n; ++i) sum = sum * 31 + values[i];
+/* Unsigned: the sum wraps around instead of overflowing. */
+static unsigned long checksum(const int* values, int n) {
+  unsigned long sum = 0;
+  for (int i = 0; i < n; ++i) sum = sum * 31 + (unsigned long)values[i];
   return sum;
 }
 
@@ -58,14 +59,14 @@ static void mprobe(int rank, double latency) {
     MPI_Mprobe(0, 5, MPI_COMM_WORLD, &message, &status);
     MPI_Mrecv(data, kCount, MPI_INT, &message, MPI_STATUS_IGNORE);
     arrived[0] = MPI_Wtime();
-    printf("mprobe: tag %d checksum %ld\n", status.MPI_TAG, checksum(data, kCount));
+    printf("mprobe: tag %d checksum %lu\n", status.MPI_TAG, checksum(data, kCount));
     int flag = 0;
     while (!flag) MPI_Improbe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &message, &status);
     MPI_Request request;
     MPI_Imrecv(data, kCount, MPI_INT, &message, &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     arrived[1] = MPI_Wtime();
-    printf("improbe: tag %d checksum %ld\n", status.MPI_TAG, checksum(data, kCount));
+    printf("improbe: tag %d checksum %lu\n", status.MPI_TAG, checksum(data, kCount));
     MPI_Recv(sent, 2, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     fprintf(stderr, "mprobe_delay_s=%.9f expected_mprobe_delay_s=%.9f\n", arrived[0] - sent[0], latency);
     fprintf(stderr, "improbe_delay_s=%.9f expected_improbe_delay_s=%.9f\n", arrived[1] - sent[1], latency);
@@ -95,13 +96,13 @@ static void ssend(int rank, double latency) {
     compute_for(0.03);
     posted[0] = MPI_Wtime();
     MPI_Recv(data, kCount, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("ssend: checksum %ld\n", checksum(data, kCount));
+    printf("ssend: checksum %lu\n", checksum(data, kCount));
     compute_for(0.03);
     MPI_Request request;
     posted[1] = MPI_Wtime();
     MPI_Irecv(data, kCount, MPI_INT, 0, 2, MPI_COMM_WORLD, &request);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
-    printf("issend: checksum %ld\n", checksum(data, kCount));
+    printf("issend: checksum %lu\n", checksum(data, kCount));
     MPI_Send(posted, 2, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD);
   }
 }
@@ -169,7 +170,7 @@ static void timed_message(MPI_Comm comm, int rank, int tag, const char* name, do
     MPI_Recv(data, kCount, MPI_INT, 0, tag, comm, MPI_STATUS_IGNORE);
     const double arrived = MPI_Wtime();
     MPI_Recv(&sent, 1, MPI_DOUBLE, 0, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    printf("%s: checksum %ld\n", name, checksum(data, kCount));
+    printf("%s: checksum %lu\n", name, checksum(data, kCount));
     fprintf(stderr, "%s_delay_s=%.9f expected_%s_delay_s=%.9f\n", name, arrived - sent, name, latency);
   }
 }
@@ -238,9 +239,9 @@ static void isendrecv(int rank, int size, double latency) {
   const double arrived = MPI_Wtime();
   double prev_sent = 0;
   MPI_Sendrecv(&sent, 1, MPI_DOUBLE, next, 15, &prev_sent, 1, MPI_DOUBLE, prev, 15, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  long sums[2] = {checksum(in, kCount), 0};
-  MPI_Reduce(&sums[0], &sums[1], 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf("isendrecv: checksum %ld\n", sums[1]);
+  unsigned long sums[2] = {checksum(in, kCount), 0};
+  MPI_Reduce(&sums[0], &sums[1], 1, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("isendrecv: checksum %lu\n", sums[1]);
   /* Rank 0 computed least: its receive waits for rank size-1's message. */
   if (rank == 0) {
     fprintf(stderr, "isendrecv_arrival_s=%.9f expected_isendrecv_arrival_s=%.9f\n", arrived, prev_sent + latency);
