@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MHETA_BUILD_DIR:-$root/build-asan}
 "$root/scripts/install-deps.sh"
 MHETA_BUILD_DIR=$build "$root/scripts/build.sh" -DMHETA_SANITIZE=ON
-export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1:abort_on_error=1:strict_string_checks=1
+export ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
