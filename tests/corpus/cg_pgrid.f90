@@ -93,6 +93,7 @@ program cg_pgrid
     print '(a, i0, a, f0.6, a, es12.5, a)', 'loop: ', niter, ' iterations, ', tmax, ' s, ', &
       tmax / niter, ' s per iteration'
   end if
+  deallocate(x, r, p, q, b)
   call MPI_Finalize(ierr)
 
 contains

@@ -79,6 +79,7 @@ program channel_diagnostics
     print '(a, i0, a, f0.6, a, es12.5, a)', 'loop: ', steps, ' iterations, ', tmax, ' s, ', &
       tmax / steps, ' s per iteration'
   end if
+  deallocate(u, v, un, vn)
   call MPI_Finalize(ierr)
 
 contains

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
     printf("result checksum %.10e %.10e\n", creal(sum) / ((double)n * n), cimag(sum) / ((double)n * n));
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", iterations, slowest, slowest / iterations);
   }
+  free(u0);
+  free(u);
+  free(buf);
   MPI_Finalize();
   return 0;
 }

@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
     printf("result change %.12e\n", change);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", step, slowest, slowest / step);
   }
+  free(u);
+  free(v);
   MPI_Finalize();
   return 0;
 }

@@ -133,6 +133,13 @@ int main(int argc, char** argv) {
     printf("result residual %.12e\n", sqrt(norm) / n);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", cycles, slowest, slowest / cycles);
   }
+  for (int d = 0; d < depth; ++d) {
+    free(levels[d].u);
+    free(levels[d].f);
+    free(levels[d].r);
+  }
+  free(levels);
+  free(scratch);
   MPI_Finalize();
   return 0;
 }

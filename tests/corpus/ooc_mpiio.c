@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     printf("result checksum %.12e\n", checksum);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", iterations, slowest, slowest / iterations);
   }
+  free(chunk);
   MPI_Finalize();
   return 0;
 }

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     printf("result checksum %.12e\n", checksum);
     printf("loop: %ld iterations, %.6f s, %.6e s per iteration\n", iterations, slowest, slowest / iterations);
   }
+  free(buffer);
   MPI_Finalize();
   return 0;
 }

@@ -153,6 +153,17 @@ int main(int argc, char** argv) {
     printf("result eigenvalue %.12e\n", lambda);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", iterations, slowest, slowest / iterations);
   }
+  free(halo.recv_counts);
+  free(halo.send_counts);
+  free(halo.send_index);
+  free(halo.send_buf);
+  free(halo.recv_buf);
+  free(halo.requests);
+  free(col);
+  free(val);
+  free(x);
+  free(y);
+  free(x_ext);
   MPI_Finalize();
   return 0;
 }

@@ -76,6 +76,7 @@ program ssor_wavefront
     print '(a, i0, a, f0.6, a, es12.5, a)', 'loop: ', it, ' iterations, ', tmax, ' s, ', &
       tmax / it, ' s per iteration'
   end if
+  deallocate(a, u, f)
   call MPI_Finalize(ierr)
 
 contains

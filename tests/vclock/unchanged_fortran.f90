@@ -102,5 +102,6 @@ program unchanged_fortran
         ' mpi_io=', all(6 * i + 6)
     end do
   end if
+  deallocate(all)
   call MPI_Finalize(ierr)
 end program unchanged_fortran
