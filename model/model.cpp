@@ -241,9 +241,9 @@ void Model::compile_gathered_rows() {
 }
 
 // The collectives' costs for `rows`: a gather of the rows' data at the
-// largest share, the others as instrumented.
+// largest share. The others keep the instrumented cost the workspace starts
+// with, so a profile without such a gather costs nothing here.
 void Model::cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) const {
-  std::copy(collective_cost_s_.begin(), collective_cost_s_.end(), ws.collective_cost.begin());
   if (!gathers_rows_) return;
   const std::int64_t largest = *std::max_element(rows.begin(), rows.end());
   for (std::size_t seq = 0; seq < collective_ops_.size(); ++seq) {
@@ -302,7 +302,7 @@ Workspace::Workspace(const Model& model)
       plans(static_cast<std::size_t>(model.ranks_)),
       scale(static_cast<std::size_t>(model.ranks_)),
       op_seconds(model.ops_.size()),
-      collective_cost(model.collective_ops_.size()),
+      collective_cost(model.collective_cost_s_),
       replayed_rows(static_cast<std::size_t>(model.ranks_), -1),
       clock(static_cast<std::size_t>(model.ranks_)),
       pc(static_cast<std::size_t>(model.ranks_)),
