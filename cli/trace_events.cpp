@@ -79,9 +79,13 @@ model::Json trace_events(const model::Prediction& prediction, const std::string&
     s["args"] = std::move(args);
     events.push_back(std::move(s));
     // The message as a flow: from inside the send's slice to the receive's.
+    // Each end carries its slice's category and start: Chromium's
+    // Performance panel binds a flow end only to a slice of the same
+    // category starting at the same time on the same track (Perfetto and
+    // the older viewer bind to the enclosing slice, which this is too).
     if (e.kind == Kind::send || e.kind == Kind::recv) {
       const bool send = e.kind == Kind::send;
-      model::Json flow = {{"name", "message"}, {"cat", "message"}, {"ph", send ? "s" : "f"}, {"pid", 0},
+      model::Json flow = {{"name", "message"}, {"cat", category_of(e.kind)}, {"ph", send ? "s" : "f"}, {"pid", 0},
                           {"tid", e.rank},    {"id", e.message},    {"ts", us(e.start_s)}};
       if (!send) flow["bp"] = "e";
       events.push_back(std::move(flow));

@@ -113,6 +113,11 @@ def main():
             start, finish = sorted(ends, key=lambda e: e["ph"], reverse=True)
             check(start["ts"] <= finish["ts"] and start["tid"] != finish["tid"],
                   "message %d goes back in time or to its own rank" % ident)
+            # Each end starts with its send or receive slice, of its category.
+            for end, kind in ((start, "send"), (finish, "receive")):
+                check(any(e["name"] == kind and e["tid"] == end["tid"] and e["ts"] == end["ts"] and
+                          e["cat"] == end["cat"] for e in slices),
+                      "message %d's %s end is not at the start of a %s slice" % (ident, end["ph"], kind))
         check(trace["otherData"]["bottleneck_rank"] == 1, "the trace names another bottleneck")
 
         # redistribute --json, under mpiexec: a move with checksums.
