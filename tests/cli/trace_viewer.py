@@ -18,7 +18,6 @@ import fcntl
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -207,20 +206,14 @@ def compare(trace, shown, thrown):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mheta", required=True)
-    parser.add_argument("--jacobi", required=True)
-    parser.add_argument("--cluster", required=True)
-    parser.add_argument("--chromium", required=True)
+    for name in ("mheta", "jacobi", "cluster", "chromium"):
+        parser.add_argument("--" + name, required=True)
     args = parser.parse_args()
-    work = tempfile.mkdtemp(prefix="mheta-trace-viewer-")
-    try:
+    with tempfile.TemporaryDirectory(prefix="mheta-trace-viewer-") as work:
         trace_text = capture_trace(args, work)
-        if trace_text is not None:
-            shown, thrown = open_in_viewer(args, trace_text, work)
-            if shown is not None:
-                compare(json.loads(trace_text), shown, thrown)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        shown, thrown = open_in_viewer(args, trace_text, work) if trace_text is not None else (None, [])
+        if shown is not None:
+            compare(json.loads(trace_text), shown, thrown)
     exit_if_failed()
     print("mheta trace loads in Chromium's trace viewer")
 
