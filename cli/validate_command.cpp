@@ -226,6 +226,9 @@ class Validation {
     const model::Profile profile = model::read_profile(results_.profile);
     const model::Cluster cluster = model::read_cluster(results_.cluster);
     const model::Model model(profile, cluster);
+    if (const std::string warning = model.normalization_warning(); !warning.empty()) {
+      note("warning: " + results_.profile + ": " + warning);
+    }
     const search::RowBounds bounds = search::row_bounds(model, 0);
     const auto add = [&](const std::string& name, const char* kind, const model::GenBlock& dist) {
       ValidationEntry e;
