@@ -47,6 +47,13 @@ Cluster target_cluster(std::optional<Slowdown> node0, std::optional<Slowdown> no
 
 const std::vector<std::int64_t> kRows = {120, 40};
 
+// The prediction of 120 and 40 rows on the target, rank 0 captured at
+// `captured0` and run on a node of `node0`; rank 1 captured and run at 1.
+Prediction predicted(std::optional<Slowdown> captured0, std::optional<Slowdown> node0) {
+  const std::optional<Slowdown> one = captured0 ? std::optional<Slowdown>(Slowdown{1, 1}) : std::nullopt;
+  return Model(captured_profile(captured0, one), target_cluster(node0, node0 ? one : std::nullopt)).predict(kRows);
+}
+
 TEST(OtherCluster, CapturedAtCpuFactor2PredictedAtFactor1HalvesTheCompute) {
   const Model model(captured_profile(Slowdown{2, 2}, Slowdown{1, 1}),
                     target_cluster(Slowdown{1, 1}, Slowdown{1, 1}));
@@ -63,13 +70,13 @@ TEST(OtherCluster, CapturedAtCpuFactor2PredictedAtFactor1HalvesTheCompute) {
   // 2 x 3 ms + 350 ns x 40 000 = 20 ms; compute 0.8 x 40 / 80 = 0.4 s.
   EXPECT_NEAR(p.ranks[1].compute_s, 0.4, 1e-12);
   EXPECT_NEAR(p.ranks[1].io_s, 0.020, 1e-12);
+  // What search's Prophet partitioner reads: the normalized rate.
+  EXPECT_NEAR(model.compute_seconds_per_work(0), 0.4 / 80, 1e-15);
   EXPECT_EQ(model.normalization_warning(), "");
 }
 
 TEST(OtherCluster, CapturedAtFactor2PredictedAtFactor4DoublesComputeAndIo) {
-  const Model model(captured_profile(Slowdown{2, 2}, Slowdown{1, 1}),
-                    target_cluster(Slowdown{4, 4}, Slowdown{1, 1}));
-  const Prediction p = model.predict(kRows);
+  const Prediction p = predicted(Slowdown{2, 2}, Slowdown{4, 4});
   // Compute: 0.8 x 4/2 x 120/80 = 2.4 s.
   EXPECT_NEAR(p.ranks[0].compute_s, 2.4, 1e-12);
   // Reads: 12 ms x 4/2 = 24 ms; r = (24 - 4) ms / 80 000 = 250 ns/B:
@@ -81,12 +88,13 @@ TEST(OtherCluster, CapturedAtFactor2PredictedAtFactor4DoublesComputeAndIo) {
 
 TEST(OtherCluster, CpuAndIoScaleApart) {
   // CPU at factor 1, disk at factor 4: compute of the first case, I/O of the second.
-  const Model model(captured_profile(Slowdown{2, 2}, Slowdown{1, 1}),
-                    target_cluster(Slowdown{1, 4}, Slowdown{1, 1}));
-  const Prediction p = model.predict(kRows);
+  const Prediction p = predicted(Slowdown{2, 2}, Slowdown{1, 4});
   EXPECT_NEAR(p.ranks[0].compute_s, 0.6, 1e-12);
   EXPECT_NEAR(p.ranks[0].io_s, 0.120, 1e-12);
-  EXPECT_NEAR(model.compute_seconds_per_work(0), 0.4 / 80, 1e-15);
+  // And the other way round.
+  const Prediction q = predicted(Slowdown{2, 2}, Slowdown{4, 1});
+  EXPECT_NEAR(q.ranks[0].compute_s, 2.4, 1e-12);
+  EXPECT_NEAR(q.ranks[0].io_s, 0.030, 1e-12);
 }
 
 TEST(OtherCluster, ProfileWithoutRatesIsTakenAsMeasuredAndSaysSo) {
@@ -105,10 +113,10 @@ TEST(OtherCluster, ProfileWithoutRatesIsTakenAsMeasuredAndSaysSo) {
 TEST(OtherCluster, ClusterWithoutRatesIsTheOneCapturedOn) {
   // A cluster that states no rates (written by hand, or before clusters
   // recorded them) is taken as the one the profile was captured on.
-  const Model model(captured_profile(Slowdown{2, 2}, Slowdown{1, 1}), target_cluster(std::nullopt, std::nullopt));
-  const Prediction p = model.predict(kRows);
+  const Prediction p = predicted(Slowdown{2, 2}, std::nullopt);
   EXPECT_NEAR(p.ranks[0].compute_s, 1.2, 1e-12);
   EXPECT_NEAR(p.ranks[0].io_s, 0.060, 1e-12);
+  const Model model(captured_profile(Slowdown{2, 2}, Slowdown{1, 1}), target_cluster(std::nullopt, std::nullopt));
   EXPECT_EQ(model.normalization_warning(), "");
 }
 
