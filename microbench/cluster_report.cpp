@@ -47,8 +47,6 @@ std::vector<std::pair<model::LinkException, LinearCost>> directed_pairs(const st
   return out;
 }
 
-constexpr const char* kCurveTerms[5] = {"c0", "c_log2p", "c_p", "c_bytes", "c_bytes_log2p"};
-
 }  // namespace
 
 model::Cluster cluster_from(const Measurements& m) {
@@ -105,8 +103,8 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
     const auto& fit = m.collectives.curves[k];
     if (!fit) continue;
     model::Json& curve = net["collectives"][std::string(model::collective_name(static_cast<model::Collective>(k)))];
-    for (std::size_t t = 0; t < 5; ++t) {
-      if (fit->fitted[t]) curve[std::string(kCurveTerms[t]) + "_ci95"] = finite_or_null(fit->ci95[t]);
+    for (std::size_t t = 0; t < model::kCurveTermNames.size(); ++t) {
+      if (fit->fitted[t]) curve[std::string(model::kCurveTermNames[t]) + "_ci95"] = finite_or_null(fit->ci95[t]);
     }
   }
 

@@ -78,12 +78,15 @@ CurveFit fit_curve(const std::vector<const Point*>& points) {
   }
   // A term enters the fit only when the sweep can tell it apart from the
   // others: log2 p needs two rank counts, p a third (else it is collinear
-  // with 1 and log2 p), the byte terms two byte counts.
+  // with 1 and log2 p), the byte terms two byte counts, and n*p, like p, a
+  // third rank count.
   CurveFit fit;
-  fit.fitted = {true, ranks.size() >= 2, ranks.size() >= 3, bytes.size() >= 2, bytes.size() >= 2 && ranks.size() >= 2};
-  std::vector<int> columns;
-  for (int k = 0; k < 5; ++k) {
-    if (fit.fitted[static_cast<std::size_t>(k)]) columns.push_back(k);
+  const bool two_sizes = bytes.size() >= 2;
+  fit.fitted = {true, ranks.size() >= 2, ranks.size() >= 3, two_sizes, two_sizes && ranks.size() >= 2,
+                two_sizes && ranks.size() >= 3};
+  std::vector<std::size_t> columns;
+  for (std::size_t k = 0; k < fit.fitted.size(); ++k) {
+    if (fit.fitted[k]) columns.push_back(k);
   }
   const auto n = static_cast<Eigen::Index>(points.size());
   Eigen::MatrixXd x(n, static_cast<Eigen::Index>(columns.size()));
@@ -91,9 +94,7 @@ CurveFit fit_curve(const std::vector<const Point*>& points) {
   Eigen::VectorXd sigma(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const Point& p = *points[static_cast<std::size_t>(i)];
-    const double log2p = std::log2(static_cast<double>(p.ranks));
-    const double b = static_cast<double>(p.bytes);
-    const double terms[5] = {1, log2p, static_cast<double>(p.ranks), b, b * log2p};
+    const auto terms = model::CollectiveCurve::basis(p.ranks, static_cast<double>(p.bytes));
     for (std::size_t c = 0; c < columns.size(); ++c) {
       x(i, static_cast<Eigen::Index>(c)) = terms[columns[c]];
     }
@@ -101,11 +102,10 @@ CurveFit fit_curve(const std::vector<const Point*>& points) {
     sigma(i) = std::max({p.time.standard_error(), 0.02 * p.time.median(), 1e-9});
   }
   const LinearFit solved = weighted_least_squares(x, y, sigma);
-  double* coefficients[5] = {&fit.curve.c0, &fit.curve.c_log2p, &fit.curve.c_p, &fit.curve.c_bytes,
-                             &fit.curve.c_bytes_log2p};
+  const auto coefficients = fit.curve.coefficients();
   for (std::size_t c = 0; c < columns.size(); ++c) {
     *coefficients[columns[c]] = solved.coefficients(static_cast<Eigen::Index>(c));
-    fit.ci95[static_cast<std::size_t>(columns[c])] = solved.ci95(static_cast<Eigen::Index>(c));
+    fit.ci95[columns[c]] = solved.ci95(static_cast<Eigen::Index>(c));
   }
   return fit;
 }

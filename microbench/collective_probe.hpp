@@ -20,11 +20,11 @@ namespace mheta::microbench {
 
 struct CurveFit {
   model::CollectiveCurve curve;
-  // Per coefficient (c0, c_log2p, c_p, c_bytes, c_bytes_log2p): fitted or
-  // held at 0 because the sweep cannot tell it apart (one rank count, or
-  // one byte count), and the half-width of its interval when fitted.
-  std::array<bool, 5> fitted{};
-  std::array<double, 5> ci95{};
+  // Per coefficient (model::kCurveTermNames' order): fitted or held at 0
+  // because the sweep cannot tell it apart (too few rank counts, or one
+  // byte count), and the half-width of its interval when fitted.
+  std::array<bool, model::kCurveTermCount> fitted{};
+  std::array<double, model::kCurveTermCount> ci95{};
 };
 
 struct CollectiveResult {

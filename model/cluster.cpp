@@ -67,8 +67,11 @@ CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::s
     }
     return value->get<double>();
   };
-  return CollectiveCurve{coefficient("c0"), coefficient("c_log2p"), coefficient("c_p"),
-                         coefficient("c_bytes"), coefficient("c_bytes_log2p")};
+  // A term a cluster file lacks (c_bytes_p before it was fitted) is 0.
+  CollectiveCurve curve;
+  const std::array<double*, kCurveTermCount> c = curve.coefficients();
+  for (int k = 0; k < kCurveTermCount; ++k) *c[static_cast<std::size_t>(k)] = coefficient(kCurveTermNames[static_cast<std::size_t>(k)]);
+  return curve;
 }
 
 }  // namespace
@@ -153,9 +156,12 @@ Json cluster_to_json(const Cluster& cluster) {
   for (int i = 0; i < kCollectiveCount; ++i) {
     const auto& c = net.collectives[static_cast<std::size_t>(i)];
     if (!c) continue;
-    curves[std::string(collective_name(static_cast<Collective>(i)))] = {
-        {"c0", c->c0}, {"c_log2p", c->c_log2p}, {"c_p", c->c_p}, {"c_bytes", c->c_bytes},
-        {"c_bytes_log2p", c->c_bytes_log2p}};
+    Json& curve = curves[std::string(collective_name(static_cast<Collective>(i)))];
+    curve = Json::object();
+    const std::array<double, kCurveTermCount> values = c->coefficient_values();
+    for (int k = 0; k < kCurveTermCount; ++k) {
+      curve[kCurveTermNames[static_cast<std::size_t>(k)]] = values[static_cast<std::size_t>(k)];
+    }
   }
   return {{"format", kClusterFormat},
           {"nodes", nodes},

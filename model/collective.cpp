@@ -20,10 +20,26 @@ std::optional<Collective> collective_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-double CollectiveCurve::seconds(int ranks, double bytes) const {
+std::array<double, kCurveTermCount> CollectiveCurve::basis(int ranks, double bytes) {
   const double p = std::max(ranks, 1);
   const double log2p = std::log2(p);
-  return std::max(0.0, c0 + c_log2p * log2p + c_p * p + c_bytes * bytes + c_bytes_log2p * bytes * log2p);
+  return {1, log2p, p, bytes, bytes * log2p, bytes * p};
+}
+
+std::array<double*, kCurveTermCount> CollectiveCurve::coefficients() {
+  return {&c0, &c_log2p, &c_p, &c_bytes, &c_bytes_log2p, &c_bytes_p};
+}
+
+std::array<double, kCurveTermCount> CollectiveCurve::coefficient_values() const {
+  return {c0, c_log2p, c_p, c_bytes, c_bytes_log2p, c_bytes_p};
+}
+
+double CollectiveCurve::seconds(int ranks, double bytes) const {
+  const std::array<double, kCurveTermCount> terms = basis(ranks, bytes);
+  const std::array<double, kCurveTermCount> c = coefficient_values();
+  double t = 0;
+  for (int k = 0; k < kCurveTermCount; ++k) t += c[static_cast<std::size_t>(k)] * terms[static_cast<std::size_t>(k)];
+  return std::max(0.0, t);
 }
 
 }  // namespace mheta::model

@@ -27,15 +27,29 @@ std::optional<Collective> collective_from_name(std::string_view name);
 // P and the bytes n each rank contributes or receives, fitted by least
 // squares in microbench:
 //   t(P, n) = c0 + c_log2p*log2(P) + c_p*P + c_bytes*n + c_bytes_log2p*n*log2(P)
-// Tree algorithms load the log2 terms, ring algorithms the P and n terms.
+//             + c_bytes_p*n*P
+// Tree and recursive-doubling algorithms load the log2 terms; ring
+// algorithms the P and n*P terms (each rank passes on the P-1 blocks of the
+// others: an allgather of n bytes per rank moves (P-1)*n bytes through every
+// link, which no combination of n and n*log2(P) follows across P).
+inline constexpr int kCurveTermCount = 6;
+inline constexpr std::array<const char*, kCurveTermCount> kCurveTermNames = {
+    "c0", "c_log2p", "c_p", "c_bytes", "c_bytes_log2p", "c_bytes_p"};
+
 struct CollectiveCurve {
   double c0 = 0;
   double c_log2p = 0;
   double c_p = 0;
   double c_bytes = 0;
   double c_bytes_log2p = 0;
+  double c_bytes_p = 0;
 
   double seconds(int ranks, double bytes) const;
+  // The terms the coefficients multiply at (P, n), in kCurveTermNames' order.
+  static std::array<double, kCurveTermCount> basis(int ranks, double bytes);
+  // The coefficients, in the same order.
+  std::array<double*, kCurveTermCount> coefficients();
+  std::array<double, kCurveTermCount> coefficient_values() const;
 };
 
 }  // namespace mheta::model

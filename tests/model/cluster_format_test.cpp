@@ -39,6 +39,26 @@ TEST(ClusterFormat, RoundTripsThroughJson) {
   EXPECT_EQ(c.network.curve(Collective::reduce), c.network.curve(Collective::allreduce));
 }
 
+// Every curve coefficient survives the round trip; a file written before
+// the ring term existed (no c_bytes_p) reads it as 0.
+TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  CollectiveCurve ring;
+  ring.c_log2p = 5e-5;
+  ring.c_bytes = -1e-9;
+  ring.c_bytes_p = 1e-9;
+  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
+  Json doc = cluster_to_json(c);
+  const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+  ASSERT_NE(back.network.curve(Collective::allgather), nullptr);
+  EXPECT_DOUBLE_EQ(back.network.curve(Collective::allgather)->c_bytes_p, 1e-9);
+  EXPECT_DOUBLE_EQ(back.network.curve(Collective::allgather)->c_bytes, -1e-9);
+  doc["network"]["collectives"]["allgather"].erase("c_bytes_p");
+  const Cluster old = parse_cluster(doc.dump(), "cluster.json");
+  EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_bytes_p, 0.0);
+  EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_log2p, 5e-5);
+}
+
 TEST(ClusterFormat, IgnoresConfidenceIntervalsAndUnknownFields) {
   Json doc = valid_cluster_json();
   doc["nodes"][0]["cpu_power_ci95"] = 0.01;

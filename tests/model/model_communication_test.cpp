@@ -173,6 +173,26 @@ TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
   }
 }
 
+// A ring allgather: every rank passes on the P-1 blocks of the others, so
+// its cost follows (P-1)*n, the n*P term with the n term at minus its
+// coefficient. Four ranks gather 80 bytes each after 0.1 s of compute:
+// 5e-5 * log2(4) + 1e-6 * 80 * 4 - 1e-6 * 80 = 1e-4 + 2.4e-4 s.
+TEST(Collectives, ARingAllgatherCostsTheOtherRanksBlocks) {
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  for (auto& rank : p.ranks) {
+    rank.sections.push_back(Section{{compute_stage(0.1)}, {testing::collective(Collective::allgather, 80)}});
+  }
+  Cluster c = testing::uniform_cluster(4, kSend, kRecv, kAlpha, kBeta);
+  CollectiveCurve ring;
+  ring.c_log2p = 5e-5;
+  ring.c_bytes = -1e-6;
+  ring.c_bytes_p = 1e-6;
+  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
+  const Prediction prediction = Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10, 10});
+  EXPECT_NEAR(prediction.iteration_s, 0.1 + 1e-4 + 2.4e-4, 1e-12);
+  EXPECT_NEAR(ring.seconds(8, 80), 5e-5 * 3 + 7 * 80 * 1e-6, 1e-15);
+}
+
 // Two ranks that each compute 0.1 s on 10 rows, then gather `gathered`
 // bytes each and allreduce `reduced` bytes each.
 Model gather_model(std::int64_t gathered, std::int64_t reduced) {
