@@ -160,7 +160,9 @@ ValidationSummary summarize(const ValidationResults& results) {
   s.measured_best = e[a].name;
   // Two entries can hold the same rows (the spectrum returns to Blk, GBS may
   // find a spectrum point): the same distribution is the same choice.
-  s.predicted_best_is_measured_best = p == a || e[p].rows == e[a].rows;
+  // Across clusters every entry holds the program's own rows: the choice is
+  // the cluster.
+  s.predicted_best_is_measured_best = p == a || (e[p].kind != "cluster" && e[p].rows == e[a].rows);
   s.predicted_best_excess = e[p].actual_s() / e[a].actual_s() - 1;
   const int b = smallest(
       e, [](const ValidationEntry& x) { return x.measured() && x.kind == "spectrum"; }, actual);

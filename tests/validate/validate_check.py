@@ -585,6 +585,12 @@ def across_clusters(args):
             # Generous: CPU and I/O time on a shared machine move by tens of
             # per cent; normalizing by the rates is off by 3-6x when wrong.
             check(e["error"] < 1.0, "%s: predicted %g s, measured %g s" % (where, e["predicted"], e["actual"]))
+        s = doc["summary"]
+        by_predicted = min(entries, key=lambda e: e["predicted"])["name"]
+        by_actual = min(entries, key=lambda e: e["actual"])["name"]
+        check(s["predicted_best"] == by_predicted and s["measured_best"] == by_actual and
+              s["predicted_best_is_measured_best"] == (by_predicted == by_actual),
+              "across clusters the best is a cluster, told apart by name: %s" % s)
         source, target = entries
         check(target["predicted"] > 2 * source["predicted"] and target["actual"] > 2 * source["actual"],
               "the slower cluster is predicted and measured slower: %s" %
