@@ -36,7 +36,7 @@ model::Cluster mixed_cluster(int ranks) {
   for (int r = 0; r < ranks; ++r) {
     const bool small = r % 4 == 3;
     c.nodes.push_back({"n" + std::to_string(r), small ? (1u << 20) : (1u << 30), 1.0 + (r % 3) * 0.5,
-                       {1e-3, 1e-3, 1e-4, 1e-8, 1.5e-8}});
+                       {1e-3, 1e-3, 1e-4, 1e-8, 1.5e-8}, std::nullopt});
   }
   c.network.send_overhead_s = 5e-6;
   c.network.recv_overhead_s = 5e-6;

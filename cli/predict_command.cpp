@@ -26,6 +26,9 @@ int run_predict(const PredictOptions& o) {
   const model::GenBlock dist = model::read_gen_block(o.dist);
   model::check_gen_block(dist, profile.rank_count(), profile.global_rows(), o.dist);
   const model::Model model(profile, cluster);
+  if (const std::string warning = model.normalization_warning(); !warning.empty()) {
+    std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
+  }
   model::Prediction prediction = model.predict(dist.rows);
   if (o.iterations > 0) {
     prediction.iterations = o.iterations;

@@ -1,10 +1,13 @@
 // mheta validate -n N --app "./jacobi ..." [--emulate PRESET|FILE] [--clock virtual|wall] [--steps K] [--prefetch]
-//                [--repeat R] [--seed S] [--cluster C] [--microbench-budget S] [--wait sleep|spin]
-//                [--work DIR] [-o results.json] [--json]
+//                [--repeat R] [--seed S] [--cluster C] [--across P1,P2,...] [--microbench-budget S]
+//                [--wait sleep|spin] [--work DIR] [-o results.json] [--json]
 //
 // MHETA §5 on the user's own program and cluster: capture one iteration
 // under Blk, predict the spectrum of distributions (Fig 8) and the searched
 // best, run the program for real under each, and compare (Fig 9-11).
+// With --across, for programs that cannot change their distribution: the
+// profile captured under --emulate predicts the program's own distribution
+// on each listed emulated cluster, where it then runs.
 // Every distribution is run R times, in rounds of a new shuffled order each,
 // after an untimed warm-up run, so that the spread of its repeats (the noise
 // floor) stands beside the errors (docs/validate.md, "Repeats").
@@ -62,7 +65,11 @@ struct ValidateOptions {
   std::uint32_t seed = 1;
   bool prefetch = false;
   int capture_iteration = 0;  // 0: the interposer's default (2)
+  std::int64_t rows = 0;      // the program's global rows when it does not say them (mheta run --rows); 0: unknown
   std::string cluster;
+  // Validating across clusters: the emulations (presets or files) the
+  // program's own distribution is predicted for and run under.
+  std::vector<std::string> across;
   double microbench_budget_s = 20;
   std::string wait = "sleep";
   std::string work;
@@ -93,7 +100,9 @@ model::Json settings_of_run(const ValidateOptions& o) {
   model::Json settings = settings_of(o);
   // Only when given, so results written before the options existed resume.
   if (o.capture_iteration > 0) settings["capture_iteration"] = o.capture_iteration;
+  if (o.rows > 0) settings["rows"] = o.rows;
   if (!o.clock.empty()) settings["clock"] = o.clock;
+  if (!o.across.empty()) settings["across"] = o.across;
   return settings;
 }
 
@@ -128,8 +137,15 @@ class Validation {
     fs::create_directories(work_ / "logs");
     fs::create_directories(work_ / "dists");
     results_.profile = capture_profile().string();
-    results_.cluster = cluster_file().string();
-    if (results_.entries.empty()) predict_distributions();
+    // Across clusters each distribution names its own cluster.
+    results_.cluster = o_.across.empty() ? cluster_file().string() : "";
+    if (results_.entries.empty()) {
+      if (o_.across.empty()) {
+        predict_distributions();
+      } else {
+        predict_clusters();
+      }
+    }
     measure_all();
     print_summary();
     return kExitOk;
@@ -155,12 +171,12 @@ class Validation {
     results_ = std::move(previous);
   }
 
-  // `mheta run` with the run's emulation and waiting, then `extra` options,
-  // then the program.
-  std::vector<std::string> mheta_run(const std::vector<std::string>& extra,
+  // `mheta run` with the emulation, the run's waiting, then `extra`
+  // options, then the program.
+  std::vector<std::string> mheta_run(const std::string& emulate, const std::vector<std::string>& extra,
                                      const std::vector<std::string>& program) const {
     std::vector<std::string> argv = {mheta_.string(), "run", "-n", std::to_string(o_.ranks), "--wait", o_.wait};
-    if (!o_.emulate.empty()) argv.insert(argv.end(), {"--emulate", o_.emulate});
+    if (!emulate.empty()) argv.insert(argv.end(), {"--emulate", emulate});
     if (!o_.clock.empty()) argv.insert(argv.end(), {"--clock", o_.clock});
     if (!o_.launcher.empty()) argv.insert(argv.end(), {"--launcher", o_.launcher});
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -195,7 +211,8 @@ class Validation {
     if (o_.capture_iteration > 0) {
       capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
     }
-    run_logged(mheta_run(capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
+    if (o_.rows > 0) capture.insert(capture.end(), {"--rows", std::to_string(o_.rows)});
+    run_logged(mheta_run(o_.emulate, capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
     fs::remove_all(data);
     if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
     fs::rename(partial, profile);
@@ -207,16 +224,22 @@ class Validation {
   // emulation and the same waiting (docs/microbench.md, "Emulated clusters").
   fs::path cluster_file() {
     if (!o_.cluster.empty()) return fs::absolute(o_.cluster);
-    const fs::path cluster = work_ / "cluster.json";
+    return measured_cluster(o_.emulate, "cluster");
+  }
+
+  // The cluster measured under `emulate`, <work>/<name>.json (kept, so a
+  // rerun resumes without measuring it again).
+  fs::path measured_cluster(const std::string& emulate, const std::string& name) {
+    const fs::path cluster = work_ / (name + ".json");
     if (fs::exists(cluster)) return cluster;
     char budget[32];
     std::snprintf(budget, sizeof budget, "%g", o_.microbench_budget_s);
     note(std::string("measuring the cluster (mheta-microbench, budget ") + budget + " s)");
     const auto start = std::chrono::steady_clock::now();
-    const fs::path partial = work_ / "cluster.partial.json";
-    run_logged(mheta_run({"--capture", "off"},
+    const fs::path partial = work_ / (name + ".partial.json");
+    run_logged(mheta_run(emulate, {"--capture", "off"},
                          {microbench_program(), "-o", partial.string(), "--budget", budget, "--progress", "never"}),
-               "microbench");
+               name == "cluster" ? "microbench" : "microbench-" + name);
     fs::rename(partial, cluster);
     note("cluster " + cluster.string() + " (" + human_seconds(seconds_since(start)) + ")");
     return cluster;
@@ -226,6 +249,9 @@ class Validation {
     const model::Profile profile = model::read_profile(results_.profile);
     const model::Cluster cluster = model::read_cluster(results_.cluster);
     const model::Model model(profile, cluster);
+    if (const std::string warning = model.normalization_warning(); !warning.empty()) {
+      note("warning: " + results_.profile + ": " + warning);
+    }
     const search::RowBounds bounds = search::row_bounds(model, 0);
     const auto add = [&](const std::string& name, const char* kind, const model::GenBlock& dist) {
       ValidationEntry e;
@@ -246,17 +272,49 @@ class Validation {
          " steps per leg, and GBS); results in " + results_file_);
   }
 
-  // Runs the program under `rows` with the run's options and the
+  // Across clusters (--across): the profile's own distribution, predicted on
+  // the cluster measured under each emulation.
+  void predict_clusters() {
+    const model::Profile profile = model::read_profile(results_.profile);
+    for (std::size_t i = 0; i < o_.across.size(); ++i) {
+      const std::string& emulate = o_.across[i];
+      char name[32];
+      std::snprintf(name, sizeof name, "cluster-%02zu", i);
+      ValidationEntry e;
+      e.name = fs::path(emulate).stem().string();
+      e.kind = "cluster";
+      e.rows = profile.distribution.rows;
+      e.emulate = emulate;
+      e.cluster = measured_cluster(emulate, name).string();
+      const model::Model model(profile, model::read_cluster(e.cluster));
+      if (const std::string warning = model.normalization_warning(); !warning.empty()) {
+        note("warning: " + results_.profile + ": " + warning);
+      }
+      const model::Prediction p = model.predict(e.rows);
+      e.predicted_s = p.iteration_s;
+      e.prediction = prediction_to_json(p);
+      results_.entries.push_back(std::move(e));
+    }
+    save();
+    note(std::to_string(results_.entries.size()) + " clusters predicted from the profile captured " +
+         (o_.emulate.empty() ? std::string("unemulated") : "under " + o_.emulate) + "; results in " + results_file_);
+  }
+
+  // Runs the program under the entry's rows (its own distribution and the
+  // entry's emulation across clusters) with the run's options and the
   // interposer's accounting; `id` names its log, records and data directory.
-  ValidationRun run_distribution(const std::vector<std::int64_t>& rows, const std::string& id) {
-    const fs::path dist = fs::absolute(work_ / "dists" / (id + ".txt"));
-    model::write_gen_block(dist, model::GenBlock{rows});
+  ValidationRun run_distribution(const ValidationEntry& entry, const std::string& id) {
+    const bool across = entry.kind == "cluster";
+    const fs::path dist = across ? fs::path() : fs::absolute(work_ / "dists" / (id + ".txt"));
+    if (!across) model::write_gen_block(dist, model::GenBlock{entry.rows});
     const fs::path data = data_ / ("mheta-validate-" + id);
     const fs::path records = work_ / "logs" / (id + ".accounting.json");
     fs::remove(records);
-    std::vector<std::string> options = {"--capture", "off", "--dist", dist.string(), "--accounting", records.string()};
+    std::vector<std::string> options = {"--capture", "off", "--accounting", records.string()};
+    if (!across) options.insert(options.end(), {"--dist", dist.string()});
     if (const std::string call = iteration_call(); !call.empty()) options.insert(options.end(), {"--accounting-call", call});
-    const std::string out = run_logged(mheta_run(options, app_arguments(program_, {dist, data, o_.prefetch})), id);
+    const std::string out = run_logged(
+        mheta_run(across ? entry.emulate : o_.emulate, options, app_arguments(program_, {dist, data, o_.prefetch})), id);
     fs::remove_all(data);
     return measured_run(out, (work_ / "logs" / (id + ".out")).string(), records);
   }
@@ -324,7 +382,7 @@ class Validation {
       if (e.measured()) return;
     }
     note("warm-up run under " + results_.entries.front().name + " (not measured)");
-    run_distribution(results_.entries.front().rows, "warmup");
+    run_distribution(results_.entries.front(), "warmup");
   }
 
   // Round r runs every distribution that has fewer than r + 1 runs, in an
@@ -348,7 +406,7 @@ class Validation {
         char id[32];
         std::snprintf(id, sizeof id, "%02zu-r%d", i, round + 1);
         const auto start = std::chrono::steady_clock::now();
-        ValidationRun run = run_distribution(e.rows, id);
+        ValidationRun run = run_distribution(e, id);
         run.round = round;
         e.runs.push_back(std::move(run));
         save();
@@ -462,7 +520,17 @@ void add_validate_command(CLI::App& app, int& exit_code) {
                   "Iteration to capture, for programs that mark their iterations (default 2: the first after "
                   "the one that creates the data, as for redistribution after it)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--rows", o->rows,
+                  "Global rows of a program that does not say them (mheta run --rows), for the profile's "
+                  "distribution and bytes per row")
+      ->check(whole_number(1, INT64_MAX));
   cmd->add_option("--cluster", o->cluster, "cluster.json to predict with (default: measure it under the emulation)");
+  cmd->add_option("--across", o->across,
+                  "Validate across clusters, for programs that cannot change their distribution: predict the "
+                  "profile captured under --emulate (or unemulated) on each of these emulated clusters (presets "
+                  "or files, comma-separated), each measured under its emulation, and run the program there")
+      ->delimiter(',')
+      ->excludes("--cluster");
   cmd->add_option("--microbench-budget", o->microbench_budget_s, "Seconds for measuring the cluster")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

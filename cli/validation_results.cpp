@@ -160,7 +160,9 @@ ValidationSummary summarize(const ValidationResults& results) {
   s.measured_best = e[a].name;
   // Two entries can hold the same rows (the spectrum returns to Blk, GBS may
   // find a spectrum point): the same distribution is the same choice.
-  s.predicted_best_is_measured_best = p == a || e[p].rows == e[a].rows;
+  // Across clusters every entry holds the program's own rows: the choice is
+  // the cluster.
+  s.predicted_best_is_measured_best = p == a || (e[p].kind != "cluster" && e[p].rows == e[a].rows);
   s.predicted_best_excess = e[p].actual_s() / e[a].actual_s() - 1;
   const int b = smallest(
       e, [](const ValidationEntry& x) { return x.measured() && x.kind == "spectrum"; }, actual);
@@ -206,6 +208,8 @@ model::Json validation_to_json(const ValidationResults& results) {
                      {"rows", e.rows},
                      {"predicted", e.predicted_s},
                      {"prediction", e.prediction}};
+    if (!e.emulate.empty()) j["emulate"] = e.emulate;
+    if (!e.cluster.empty()) j["cluster"] = e.cluster;
     if (e.measured()) {
       model::Json runs = model::Json::array();
       for (const ValidationRun& r : e.runs) {
@@ -322,8 +326,12 @@ ValidationResults read_validation_results(const std::filesystem::path& path) {
     ValidationEntry e;
     e.name = f.string(j, "name", at);
     e.kind = f.string(j, "kind", at);
-    if (e.kind != "spectrum" && e.kind != "searched")
-      f.fail(model::field_path(at, "kind"), "expected spectrum or searched");
+    if (e.kind != "spectrum" && e.kind != "searched" && e.kind != "cluster")
+      f.fail(model::field_path(at, "kind"), "expected spectrum, searched or cluster");
+    if (e.kind == "cluster") {
+      e.emulate = f.string(j, "emulate", at);
+      e.cluster = f.string(j, "cluster", at);
+    }
     const model::Json& rows = f.array(j, "rows", at);
     for (std::size_t k = 0; k < rows.size(); ++k) {
       e.rows.push_back(f.integer_value(rows[k], model::index_path(model::field_path(at, "rows"), k)));

@@ -49,8 +49,12 @@ struct TermError {
 
 struct ValidationEntry {
   std::string name;  // "Blk", "Blk->I-C 1/2", ..., "GBS"
-  std::string kind;  // "spectrum" or "searched"
+  std::string kind;  // "spectrum", "searched", or "cluster" (validating across clusters)
   std::vector<std::int64_t> rows;
+  // kind "cluster": the emulation it runs under and the cluster.json
+  // measured under it, which the prediction used (empty otherwise).
+  std::string emulate;
+  std::string cluster;
   double predicted_s = 0;  // model's seconds per iteration
   model::Json prediction;  // the model's per-rank breakdown (mheta predict --json)
   std::vector<ValidationRun> runs;  // the repeated measurements, in the order they were made

@@ -18,6 +18,7 @@ class EmulationService final : public Service {
   void value_compute(Runtime&, ComputeSection& section) override;
   void time_file_io(Runtime&, FileTiming& timing) override;
   double file_io_factor() const override { return emulator_.io_factor(); }
+  double compute_factor() const override { return emulator_.compute_factor(); }
 
  private:
   Emulator emulator_;

@@ -151,3 +151,10 @@ extern "C" MHETA_EXPORT double MPI_Wtime(void) {
 
 // <mheta/interposer.h>
 extern "C" MHETA_EXPORT long long mheta_capture_iteration(void) { return Runtime::get().settings().capture_iteration; }
+
+// <mheta/interposer.h>: the rates this rank runs at, once MPI_Init returned.
+extern "C" MHETA_EXPORT void mheta_emulated_slowdown(double* cpu, double* io) {
+  const Runtime& rt = Runtime::get();
+  if (cpu != nullptr) *cpu = rt.compute_factor();
+  if (io != nullptr) *io = rt.file_io_factor();
+}

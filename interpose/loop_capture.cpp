@@ -56,6 +56,11 @@ void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
   } else if (rt.capturing() && detector_.calls() == capture_end_call_) {
     captured_loop_ = *detector_.find(capture_loop_);
     captured_ = true;
+    // The captured loop's iterations are counted from here, whether or not
+    // detection ever concludes: accounting ends its iterations there, so a
+    // run whose loop is too short to conclude still says where they end
+    // (mheta validate times the runs after it by that call).
+    count_boundaries();
     rt.keep_capture(compute_s);
   }
 }
@@ -69,7 +74,8 @@ void LoopCapture::conclude(Runtime& rt) {
 
 // The run's iterations: the captured loop's, counted by the detector to
 // here, and from here on by the wrappers, with one compare a call
-// (boundary_counter.hpp).
+// (boundary_counter.hpp). Called when the loop is captured, and again when
+// detection concludes or the run ends, with the detector's count then.
 void LoopCapture::count_boundaries() const {
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
   if (captured_ && b.per_period > 0) interpose::count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);

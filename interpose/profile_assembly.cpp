@@ -99,7 +99,8 @@ Json rank_record_to_json(const RankRecord& r) {
           {"time_share", r.time_share},
           {"host", r.host},
           {"memory_budget_bytes", r.memory_budget_bytes},
-          {"virtual_clock", r.virtual_clock}};
+          {"virtual_clock", r.virtual_clock},
+          {"slowdown", model::slowdown_to_json(r.slowdown)}};
 }
 
 RankRecord rank_record_from_json(const Json& j) {
@@ -112,6 +113,7 @@ RankRecord rank_record_from_json(const Json& j) {
   r.host = j.at("host").get<std::string>();
   r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
   r.virtual_clock = j.value("virtual_clock", false);
+  r.slowdown = {j.at("slowdown").at("cpu").get<double>(), j.at("slowdown").at("io").get<double>()};
   for (const Json& v : j.at("variables")) {
     VariableSeen seen;
     seen.name = v.at("name").get<std::string>();
@@ -213,6 +215,7 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
     model::RankProfile rank;
     rank.host = record.host;
     rank.memory_budget_bytes = record.memory_budget_bytes;
+    rank.slowdown = record.slowdown;
     rank.sections = record.sections;
     // Local variable indices become the profile's.
     for (model::Section& s : rank.sections) {

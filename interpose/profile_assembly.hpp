@@ -26,6 +26,7 @@ struct RankRecord {
   std::string host;
   std::uint64_t memory_budget_bytes = 0;
   bool virtual_clock = false;  // the times are the virtual clock's (docs/emulation.md)
+  model::Slowdown slowdown;    // the emulated factors compute and I/O ran at (1: the machine's)
 };
 
 model::Json rank_record_to_json(const RankRecord& record);

@@ -34,6 +34,7 @@ void ProfileService::write_collectively(Runtime& rt) {
     record.time_share = confidence->time_share;
   }
   record.virtual_clock = rt.clock().timed_capture();
+  record.slowdown = {rt.compute_factor(), rt.file_io_factor()};
   if (gather_and_write_profile(rt.private_comm(), record, rt.settings())) {
     g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);
   }

@@ -52,6 +52,7 @@ void Runtime::start(int thread_level) {
   leave();
   for (const auto& s : services_) s->on_start(*this);
   for (const auto& s : services_) file_io_factor_ *= s->file_io_factor();
+  for (const auto& s : services_) compute_factor_ *= s->compute_factor();
   refresh();
 }
 

@@ -59,6 +59,8 @@ class Runtime {
   bool measures_cpu() const { return measures_cpu_; }
   // The slower disk's factor on MPI-IO transfers (1: none).
   double file_io_factor() const { return file_io_factor_; }
+  // The factor compute is multiplied by (1: none).
+  double compute_factor() const { return compute_factor_; }
   // The virtual clock service, or one that is off (every call a no-op)
   // when the run keeps the wall clock.
   VirtualClockService& clock() { return *clock_; }
@@ -128,6 +130,7 @@ class Runtime {
   bool following_ = false;
   bool measures_cpu_ = false;
   double file_io_factor_ = 1;
+  double compute_factor_ = 1;
   VirtualClockService* clock_ = nullptr;
   int rank_ = 0;
   int size_ = 1;

@@ -131,6 +131,9 @@ class Service {
   // The factor a slower disk multiplies MPI-IO transfers by (1: none): the
   // core delays the completion of non-blocking ones by it.
   virtual double file_io_factor() const { return 1; }
+  // The factor compute between calls is multiplied by (an emulated CPU
+  // factor, with the wall clock's dilation; 1: none): the profile's rates.
+  virtual double compute_factor() const { return 1; }
 
   virtual void on_wtime(Runtime&, double& /*seconds*/) {}
 

@@ -44,6 +44,7 @@ class VirtualClockService final : public Service {
   void value_compute(Runtime&, ComputeSection& section) override;
   void time_file_io(Runtime&, FileTiming& timing) override;
   double file_io_factor() const override { return rank_.io_factor; }
+  double compute_factor() const override { return rank_.cpu_factor; }
   void on_wtime(Runtime& rt, double& seconds) override;
   // What the clock did after the call (a send time received, the other
   // ranks' entries waited for) is no compute of the program either.

@@ -57,6 +57,7 @@ model::Cluster cluster_from(const Measurements& m) {
     node.memory_bytes = m.memory_bytes[r];
     node.cpu_power = m.cpu.power[r];
     node.disk = m.disks[r].costs;
+    if (r < m.slowdowns.size()) node.slowdown = m.slowdowns[r];
     cluster.nodes.push_back(node);
   }
   model::Network& net = cluster.network;

@@ -22,6 +22,7 @@ struct Measurements {
   std::vector<std::string> names;  // per rank
   std::vector<std::uint64_t> memory_bytes;
   std::vector<std::string> memory_sources;
+  std::vector<model::Slowdown> slowdowns;  // per rank: the rates it ran at
   CpuResult cpu;
   DiskSetup disk_setup;
   std::vector<DiskResult> disks;

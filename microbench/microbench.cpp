@@ -10,6 +10,7 @@
 #include "microbench/cluster_report.hpp"
 #include "microbench/memory_probe.hpp"
 #include "microbench/quiet_wait.hpp"
+#include <mheta/interposer.h>
 
 namespace mheta::microbench {
 
@@ -77,6 +78,13 @@ model::Json run_microbench(const Options& options, MPI_Comm comm) {
   m.memory_bytes.resize(rank == 0 ? static_cast<std::size_t>(size) : 0);
   const auto mine = static_cast<unsigned long long>(memory.bytes);
   MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, m.memory_bytes.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  // The rates the figures below are measured at (an emulated node's
+  // factors, 1 on the machine itself): the unit profiles record theirs in.
+  double slowdown[2] = {1, 1};
+  mheta_slowdown(&slowdown[0], &slowdown[1]);
+  std::vector<double> slowdowns(rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
+  MPI_Gather(slowdown, 2, MPI_DOUBLE, slowdowns.data(), 2, MPI_DOUBLE, 0, comm);
+  for (std::size_t r = 0; r + 1 < slowdowns.size(); r += 2) m.slowdowns.push_back({slowdowns[r], slowdowns[r + 1]});
 
   const bool progress = options.progress == "always" || (options.progress == "auto" && isatty(STDERR_FILENO) == 1);
   Budget budget(options.budget_s, comm, progress);

@@ -93,6 +93,7 @@ Cluster parse_cluster(std::string_view text, std::string_view source) {
     n.memory_bytes = static_cast<std::uint64_t>(f.integer(node, "memory_bytes", path));
     n.cpu_power = f.positive(node, "cpu_power", path);
     n.disk = read_disk(f, node, path);
+    n.slowdown = read_slowdown(f, node, path);
     cluster.nodes.push_back(std::move(n));
   }
 
@@ -143,6 +144,7 @@ Json cluster_to_json(const Cluster& cluster) {
                        {"async_read_overhead_s", n.disk.async_read_overhead_s},
                        {"read_s_per_byte", n.disk.read_s_per_byte},
                        {"write_s_per_byte", n.disk.write_s_per_byte}}}});
+    if (n.slowdown) nodes.back()["slowdown"] = slowdown_to_json(*n.slowdown);
   }
   const Network& net = cluster.network;
   Json pairs = Json::array();

@@ -14,6 +14,7 @@
 
 #include "model/collective.hpp"
 #include "model/json_fields.hpp"
+#include "model/slowdown.hpp"
 
 namespace mheta::model {
 
@@ -32,6 +33,11 @@ struct Node {
   std::uint64_t memory_bytes = 0;  // memory available for the ICLAs of the application
   double cpu_power = 1;            // relative CPU power (higher is faster)
   DiskCosts disk;
+  // How much slower than the machine the node is (an emulated node's
+  // factors; 1 and 1 for the machine itself), in the unit of the profile's
+  // ranks, so a profile captured elsewhere is scaled to this node. Absent:
+  // the profile's rates are taken as this node's.
+  std::optional<Slowdown> slowdown;
 };
 
 struct Link {

@@ -70,7 +70,9 @@ void Model::compile_rank(int rank, const Profile& profile) {
                      "distribution that gives every rank rows (Blk)");
   }
   const RankProfile& rp = profile.ranks[static_cast<std::size_t>(rank)];
-  const DiskCosts& disk = nodes_[static_cast<std::size_t>(rank)].disk;
+  const Node& node = nodes_[static_cast<std::size_t>(rank)];
+  const DiskCosts& disk = node.disk;
+  const Slowdown scale = normalization(rank, rp, node);
 
   // Per-byte latencies r(m), w(m) and T_A per byte, from what the rank
   // measured over the whole iteration (MHETA §4.1.1): the request overheads
@@ -82,17 +84,17 @@ void Model::compile_rank(int rank, const Profile& profile) {
   double compute = 0;
   for (const Section& section : rp.sections) {
     for (const Stage& stage : section.stages) {
-      compute += stage.compute_s;
+      compute += scale.cpu * stage.compute_s;
       for (const StageIo& io : stage.io) {
         const auto m = static_cast<std::size_t>(io.variable);
         reads[m].count += io.reads.count;
         reads[m].bytes += io.reads.bytes;
-        reads[m].seconds += io.reads.seconds;
+        reads[m].seconds += scale.io * io.reads.seconds;
         writes[m].count += io.writes.count;
         writes[m].bytes += io.writes.bytes;
-        writes[m].seconds += io.writes.seconds;
+        writes[m].seconds += scale.io * io.writes.seconds;
         if (io.prefetch) {
-          overlap[m] += io.overlap_compute_s;
+          overlap[m] += scale.cpu * io.overlap_compute_s;
           prefetched_bytes[m] += io.reads.bytes;
         }
       }
@@ -117,7 +119,7 @@ void Model::compile_rank(int rank, const Profile& profile) {
     // One block per section: its stages add up (T_tau = sum of T_gamma).
     Block block{0.0, static_cast<int>(io_terms_.size()), 0};
     for (const Stage& stage : section.stages) {
-      block.compute_s += stage.compute_s;
+      block.compute_s += scale.cpu * stage.compute_s;
       for (const StageIo& io : stage.io) {
         const double owned =
             static_cast<double>(rows) * static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(io.variable)]);
@@ -286,6 +288,33 @@ void Model::compile_messages() {
                      std::to_string(op.index) + " has no matching " + (is_send ? "receive" : "send") + " (" +
                      std::to_string(result.unmatched) + " unmatched message ends in all)");
   }
+}
+
+// Predicting another cluster (docs/model.md): the rank's compute and I/O
+// were measured at the rates it was captured with (its slowdown against the
+// machine); on the cluster's node they take target / source as long. A
+// profile or a node that states no rates leaves the times as measured: the
+// profile is then taken as captured on this cluster, as before the rates
+// were recorded (the cluster then says which ranks, normalization_warning).
+Slowdown Model::normalization(int rank, const RankProfile& captured, const Node& node) {
+  if (!captured.slowdown || !node.slowdown) {
+    if (!captured.slowdown && node.slowdown) unnormalized_ranks_.push_back(rank);
+    return Slowdown{1, 1};
+  }
+  return Slowdown{node.slowdown->cpu / captured.slowdown->cpu, node.slowdown->io / captured.slowdown->io};
+}
+
+std::string Model::normalization_warning() const {
+  if (unnormalized_ranks_.empty()) return "";
+  std::string ranks;
+  for (std::size_t i = 0; i < unnormalized_ranks_.size() && i < 8; ++i) {
+    ranks += (i > 0 ? ", " : "") + std::to_string(unnormalized_ranks_[i]);
+  }
+  if (unnormalized_ranks_.size() > 8) ranks += ", ...";
+  return "the profile records no rates it was captured with (written before profiles recorded their "
+         "\"slowdown\") for rank " + ranks +
+         ", while the cluster states its nodes' rates: that compute and I/O are taken as measured, as if the "
+         "profile had been captured on this cluster; capture it again to predict another cluster";
 }
 
 std::int64_t Model::max_in_core_rows(int rank) const {

@@ -118,7 +118,15 @@ class Model {
   // The most rows `rank` can own with every distributed variable in core.
   std::int64_t max_in_core_rows(int rank) const;
 
-  // Instrumented compute time per unit of work (row, or row weight).
+  // Empty when every rank's compute and I/O were normalized from the rates
+  // it was captured with to its node's, or when the cluster states no rates
+  // (the profile is then taken as captured on it); else a warning naming
+  // the ranks whose profile predates recorded rates (docs/model.md,
+  // "Predicting another cluster").
+  std::string normalization_warning() const;
+
+  // Instrumented compute time per unit of work (row, or row weight),
+  // normalized to the cluster's node.
   double compute_seconds_per_work(int rank) const;
 
   // The work (rows, or the sum of row weights) of global rows [first, first+rows).
@@ -163,6 +171,7 @@ class Model {
   };
 
   void compile_rank(int rank, const Profile& profile);
+  Slowdown normalization(int rank, const RankProfile& captured, const Node& node);
   void compile_collectives();
   void compile_messages();
   void compile_gathered_rows();
@@ -193,6 +202,7 @@ class Model {
   std::vector<std::int64_t> captured_rows_;
   std::vector<double> captured_work_;
   std::vector<double> compute_per_work_;
+  std::vector<int> unnormalized_ranks_;  // captured without rates, predicted on a node with them
   std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
   std::vector<Op> ops_;
   std::vector<int> op_begin_;  // ranks_ + 1

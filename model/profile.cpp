@@ -198,6 +198,7 @@ class ProfileReader {
       rp.host = host->get<std::string>();
     }
     rp.memory_budget_bytes = static_cast<std::uint64_t>(f_.integer(rank, "memory_budget_bytes", path));
+    rp.slowdown = read_slowdown(f_, rank, path);
     const Json& sections = f_.array(rank, "sections", path);
     for (std::size_t s = 0; s < sections.size(); ++s) {
       const std::string section_path = index_path(field_path(path, "sections"), s);
@@ -278,10 +279,10 @@ Json profile_to_json(const Profile& p) {
       for (const CommOp& c : section.comm) comm.push_back(comm_to_json(c, p));
       sections.push_back({{"stages", stages}, {"comm", comm}});
     }
-    ranks.push_back({{"rank", r},
-                     {"host", rp.host},
-                     {"memory_budget_bytes", rp.memory_budget_bytes},
-                     {"sections", std::move(sections)}});
+    Json rank = {{"rank", r}, {"host", rp.host}, {"memory_budget_bytes", rp.memory_budget_bytes}};
+    if (rp.slowdown) rank["slowdown"] = slowdown_to_json(*rp.slowdown);
+    rank["sections"] = std::move(sections);
+    ranks.push_back(std::move(rank));
   }
   Json document = {{"format", kProfileFormat},
                    {"program", p.program},

@@ -16,6 +16,7 @@
 #include "model/collective.hpp"
 #include "model/gen_block.hpp"
 #include "model/json_fields.hpp"
+#include "model/slowdown.hpp"
 
 namespace mheta::model {
 
@@ -72,6 +73,10 @@ struct Section {
 struct RankProfile {
   std::string host;
   std::uint64_t memory_budget_bytes = 0;  // what the program saw when instrumented
+  // The rates the rank was captured with (an emulated node's factors, 1 on
+  // the machine itself); absent in profiles written before they were
+  // recorded. The model normalizes compute and I/O by them.
+  std::optional<Slowdown> slowdown;
   std::vector<Section> sections;
 };
 

@@ -24,12 +24,22 @@ long long mheta_capture_iteration(void) __attribute__((weak));
  * wrote it (at the end of the captured iteration when the ranks mark it);
  * null before, on other ranks, or when capture failed. */
 const char* mheta_profile_written(void) __attribute__((weak));
+/* How many times longer than on the machine this rank's compute and MPI-IO
+ * take (the emulated CPU factor, with the wall clock's dilation, and I/O
+ * factor; 1 and 1 unemulated), once MPI_Init has returned: the rates a
+ * cluster.json measured here describes (its nodes' "slowdown"). */
+void mheta_emulated_slowdown(double* cpu, double* io) __attribute__((weak));
 
 static inline int mheta_interposer_loaded(void) { return mheta_out_of_core_forced != 0; }
 static inline int mheta_out_of_core_forced_now(void) {
   return mheta_out_of_core_forced ? mheta_out_of_core_forced() : 0;
 }
 static inline const char* mheta_written_profile(void) { return mheta_profile_written ? mheta_profile_written() : 0; }
+static inline void mheta_slowdown(double* cpu, double* io) {
+  *cpu = 1;
+  *io = 1;
+  if (mheta_emulated_slowdown) mheta_emulated_slowdown(cpu, io);
+}
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,7 @@ class CorpusEntry:
             match = re.fullmatch(r"([0-9.]+)%:(enforced|target)", cell)
             if not match:
                 raise ValueError("%s: %s: accuracy must look like 3%%:enforced, 3%%:target or "
-                                 "3%%:target,1900%%:enforced, not %r" % (source, self.name, fields[3]))
+                                 "3%%:target,9900%%:enforced, not %r" % (source, self.name, fields[3]))
             bound = float(match.group(1)) / 100
             if match.group(2) == "enforced":
                 self.enforced_tolerance = bound

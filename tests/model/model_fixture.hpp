@@ -15,7 +15,7 @@ inline Cluster uniform_cluster(int ranks, double send_overhead, double recv_over
                                double s_per_byte) {
   Cluster c;
   for (int r = 0; r < ranks; ++r) {
-    c.nodes.push_back(Node{"n" + std::to_string(r), 1ull << 40, 1.0, DiskCosts{}});
+    c.nodes.push_back(Node{"n" + std::to_string(r), 1ull << 40, 1.0, DiskCosts{}, std::nullopt});
   }
   c.network.send_overhead_s = send_overhead;
   c.network.recv_overhead_s = recv_overhead;
