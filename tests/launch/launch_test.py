@@ -3,8 +3,9 @@
 (fake_launcher.py) that record exactly what they receive and then run the
 program with MPICH: the command line of each preset, the environment
 passed through --export or -x and not set in the launcher itself, a
-template of one's own, a wrong template, and `mheta run` telling its own
-options from the program's."""
+template of one's own, a wrong template, `mheta run` telling its own
+options from the program's, and `mheta validate` starting every process
+through the launcher."""
 import argparse
 import json
 import os
@@ -137,8 +138,33 @@ def microbench_under_mpirun(t):
     check(os.path.exists(cluster), "no cluster.json under mpirun")
 
 
+def validate_under_srun(t):
+    # Every process validate starts (capture, microbench, warm-up, the
+    # measured run) goes through the launcher, with the emulation exported.
+    results = os.path.join(t.work, "results.json")
+    run, got = t.mheta("validate", "-n", "2", "--launcher", "slurm", "--app", t.args.ring, "--rows", "64",
+                       "--emulate", "HY1", "--across", "HY1", "--repeat", "1", "--microbench-budget", "2",
+                       "-o", results)
+    check(run.returncode == 0, "mheta validate --launcher slurm failed: " + run.stderr)
+    check(len(got) >= 4, "srun was started %d times, not for capture, microbench, warm-up and run" % len(got))
+    for launch in got:
+        exported = launch["argv"][2] if len(launch["argv"]) > 2 else ""
+        check(launch["launcher"] == "srun" and launch["argv"][:2] == ["-n", "2"] and
+              exported.startswith("--export=ALL,LD_PRELOAD=" + t.args.interposer) and "MHETA_EMULATE=HY1" in exported,
+              "srun received %r" % launch["argv"])
+    programs = [os.path.basename(launch["argv"][3]) for launch in got if len(launch["argv"]) > 3]
+    check("mheta-microbench" in programs and programs.count(os.path.basename(t.args.ring)) >= 3,
+          "validate launched %r" % programs)
+    if check(os.path.exists(results), "validate wrote no results under srun"):
+        with open(results) as f:
+            doc = json.load(f)
+        measured = [d for d in doc["distributions"] if d.get("actual", 0) > 0]
+        check(doc["format"] == "mheta-validation/3" and len(measured) == 1,
+              "validate's results under srun: %r" % doc.get("distributions"))
+
+
 SCENARIOS = {f.__name__: f for f in (run_under_srun, run_under_mpirun_from_environment, own_template, wrong_template,
-                                     redistribute_under_srun, microbench_under_mpirun)}
+                                     redistribute_under_srun, microbench_under_mpirun, validate_under_srun)}
 
 
 def main():
