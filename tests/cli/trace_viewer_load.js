@@ -33,6 +33,8 @@ async function loadTrace(traceText) {
     tracks,
     groups: chart.groups.map(group => group.name),
     chartEntries: chart.entryLevels.length,
+    chartStarts: Array.from(chart.entryStartTimes),
+    chartDurations: Array.from(chart.entryTotalTimes),
     flows: parsed.Flows.flows.map(flow => flow.map(e => ({tid: e.tid, ts: e.ts, name: e.name}))),
     warnings: Object.keys(parsed.Warnings.perWarning),
     bounds: {min: parsed.Meta.traceBounds.min, max: parsed.Meta.traceBounds.max},
