@@ -117,7 +117,6 @@ std::optional<Emulation> emulation_preset(std::string_view name) {
 Emulation parse_emulation(std::string_view text, std::string_view source) {
   const model::Json document = model::parse_json_text(text, source);
   const model::JsonFields f{std::string(source)};
-  if (!document.is_object()) f.fail("", "must be a JSON object");
   f.expect_format(document, kEmulationFormat);
   Emulation e;
   e.name = std::filesystem::path(source).stem().string();

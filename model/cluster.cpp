@@ -79,7 +79,6 @@ CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::s
 Cluster parse_cluster(std::string_view text, std::string_view source) {
   const JsonFields f{std::string(source)};
   const Json document = parse_json_text(text, source);
-  if (!document.is_object()) f.fail("", "must be a JSON object");
   f.expect_format(document, kClusterFormat);
 
   Cluster cluster;

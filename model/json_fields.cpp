@@ -117,6 +117,7 @@ bool JsonFields::boolean_or(const Json& object, std::string_view key, std::strin
 }
 
 void JsonFields::expect_format(const Json& document, std::string_view expected) const {
+  if (!document.is_object()) fail("", "must be a JSON object");
   const std::string format = string(document, "format", "");
   if (format != expected) {
     fail("format", "unknown format version '" + format + "' (this build reads '" +

@@ -55,7 +55,8 @@ class JsonFields {
   std::int64_t integer_value(const Json& value, std::string_view path, std::int64_t minimum = 0,
                              std::int64_t maximum = INT64_MAX) const;
   bool boolean_or(const Json& object, std::string_view key, std::string_view path, bool fallback) const;
-  // Checks the "format" field against the one version this build reads.
+  // Checks that the document is an object whose "format" field is the one
+  // version this build reads.
   void expect_format(const Json& document, std::string_view expected) const;
 
   const std::string& source() const { return source_; }

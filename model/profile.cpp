@@ -14,7 +14,6 @@ class ProfileReader {
   explicit ProfileReader(std::string_view source) : f_(std::string(source)) {}
 
   Profile read(const Json& document) {
-    if (!document.is_object()) f_.fail("", "must be a JSON object");
     f_.expect_format(document, kProfileFormat);
     Profile p;
     if (const Json* program = f_.optional_member(document, "program", "")) {
