@@ -41,6 +41,7 @@
 #include "model/accounting.hpp"
 #include "model/cluster.hpp"
 #include "model/gen_block.hpp"
+#include "model/in_core_compute.hpp"
 #include "model/model.hpp"
 #include "model/profile.hpp"
 #include "model/output_file.hpp"
@@ -215,9 +216,24 @@ class Validation {
     run_logged(mheta_run(o_.emulate, capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
     fs::remove_all(data);
     if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
+    record_in_core_compute_of_capture(partial);
     fs::rename(partial, profile);
     note("profile " + profile.string() + " (" + human_seconds(seconds_since(start)) + ")");
     return profile;
+  }
+
+  // The ranks that went back in core after the captured iteration: their
+  // compute there, for predicting them in core (docs/model.md, "Compute in
+  // core").
+  void record_in_core_compute_of_capture(const fs::path& profile_file) const {
+    const fs::path records = work_ / "capture.accounting.json";
+    if (!fs::exists(records)) return;
+    model::Profile profile = model::read_profile(profile_file);
+    const int ranks = model::record_in_core_compute(profile, model::read_accounting(records));
+    if (ranks == 0) return;
+    model::write_profile(profile_file, profile);
+    note("in-core compute measured on " + std::to_string(ranks) + " of " + std::to_string(profile.rank_count()) +
+         " ranks");
   }
 
   // The cluster as the program will see it: measured under the same

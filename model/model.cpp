@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "model/in_core_compute.hpp"
 #include "model/io_cost.hpp"
 
 namespace mheta::model {
@@ -24,7 +25,8 @@ Model::Model(const Profile& profile, const Cluster& cluster)
       iterations_(profile.iterations),
       network_(cluster.network),
       nodes_(cluster.nodes),
-      captured_rows_(profile.distribution.rows) {
+      captured_rows_(profile.distribution.rows),
+      in_core_compute_ratio_(in_core_compute_ratios(profile)) {
   if (cluster.ranks() != ranks_) {
     throw ModelError("the cluster describes " + std::to_string(cluster.ranks()) + " nodes but the profile has " +
                      std::to_string(ranks_) + " ranks (node i describes the node rank i runs on)");

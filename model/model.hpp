@@ -180,6 +180,9 @@ class Model {
   const MessageRouting& routing_for(std::span<const std::int64_t> rows, Workspace& ws) const;
   IclaPlan plan_rank(int rank, std::int64_t rows) const;
   double work_scale(int rank, std::int64_t first_row, std::int64_t rows) const;
+  // T_Phi'/T_Phi: work_scale, times the rank's in-core compute ratio when
+  // `plan` keeps it in core (docs/model.md, "Compute in core").
+  double compute_scale(int rank, std::int64_t first_row, std::int64_t rows, const IclaPlan& plan) const;
   double block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const;
   double message_read_seconds(int rank, const Op& op, const IclaPlan& plan) const;
   double own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const;
@@ -202,6 +205,7 @@ class Model {
   std::vector<std::int64_t> captured_rows_;
   std::vector<double> captured_work_;
   std::vector<double> compute_per_work_;
+  std::vector<double> in_core_compute_ratio_;  // per rank (in_core_compute.hpp)
   std::vector<int> unnormalized_ranks_;  // captured without rates, predicted on a node with them
   std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
   std::vector<Op> ops_;

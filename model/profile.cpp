@@ -198,6 +198,9 @@ class ProfileReader {
     }
     rp.memory_budget_bytes = static_cast<std::uint64_t>(f_.integer(rank, "memory_budget_bytes", path));
     rp.slowdown = read_slowdown(f_, rank, path);
+    if (f_.optional_member(rank, "in_core_compute_s", path)) {
+      rp.in_core_compute_s = f_.non_negative(rank, "in_core_compute_s", path);
+    }
     const Json& sections = f_.array(rank, "sections", path);
     for (std::size_t s = 0; s < sections.size(); ++s) {
       const std::string section_path = index_path(field_path(path, "sections"), s);
@@ -280,6 +283,7 @@ Json profile_to_json(const Profile& p) {
     }
     Json rank = {{"rank", r}, {"host", rp.host}, {"memory_budget_bytes", rp.memory_budget_bytes}};
     if (rp.slowdown) rank["slowdown"] = slowdown_to_json(*rp.slowdown);
+    if (rp.in_core_compute_s) rank["in_core_compute_s"] = *rp.in_core_compute_s;
     rank["sections"] = std::move(sections);
     ranks.push_back(std::move(rank));
   }

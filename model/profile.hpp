@@ -77,6 +77,12 @@ struct RankProfile {
   // the machine itself); absent in profiles written before they were
   // recorded. The model normalizes compute and I/O by them.
   std::optional<Slowdown> slowdown;
+  // The compute of one whole iteration of this rank run in core, at the
+  // captured distribution and with the rank's captured slowdown (the median
+  // over the capture run's iterations that did no I/O; model/in_core_compute.hpp).
+  // Absent when the rank never ran in core, or the profile was written
+  // without it: the captured, out-of-core compute is then used in core too.
+  std::optional<double> in_core_compute_s;
   std::vector<Section> sections;
 };
 

@@ -43,6 +43,11 @@ double Model::work_scale(int rank, std::int64_t first_row, std::int64_t rows) co
                       : static_cast<double>(rows) / static_cast<double>(captured_rows_[ri]);
 }
 
+double Model::compute_scale(int rank, std::int64_t first_row, std::int64_t rows, const IclaPlan& plan) const {
+  const double in_core = plan.in_core ? in_core_compute_ratio_[static_cast<std::size_t>(rank)] : 1.0;
+  return work_scale(rank, first_row, rows) * in_core;
+}
+
 double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const {
   if (plan.in_core) return 0;  // T_psi = 0 in core
   const DiskCosts& disk = nodes_[static_cast<std::size_t>(rank)].disk;
@@ -97,8 +102,8 @@ void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Works
   const auto ri = static_cast<std::size_t>(rank);
   ws.costed_rows[ri] = rows;
   ws.costed_first[ri] = first_row;
-  ws.scale[ri] = work_scale(rank, first_row, rows);
   ws.plans[ri] = plan_rank(rank, rows);
+  ws.scale[ri] = compute_scale(rank, first_row, rows, ws.plans[ri]);
   for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
     const Op& op = ops_[static_cast<std::size_t>(i)];
     if (op.kind == OpKind::block || op.kind == OpKind::send) {
@@ -416,8 +421,8 @@ Prediction Model::timeline(std::span<const std::int64_t> rows) const {
 double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t rows) const {
   if (rows <= 0) return 0;
   // GBS calls this ~10^5 times per search: constant work per op, no allocation.
-  const double scale = work_scale(rank, first_row, rows);
   const IclaPlan plan = plan_rank(rank, rows);
+  const double scale = compute_scale(rank, first_row, rows, plan);
   double seconds = 0;
   for (int i = op_begin_[static_cast<std::size_t>(rank)]; i < op_begin_[static_cast<std::size_t>(rank) + 1]; ++i) {
     seconds += own_seconds(rank, ops_[static_cast<std::size_t>(i)], rows, scale, plan);

@@ -65,6 +65,19 @@ TEST(ProfileFormat, RecordsTheClockItsTimesWereTakenWith) {
   EXPECT_EQ(parse_profile(old.dump(), "profile.json").clock, ProfileClock::wall);
 }
 
+TEST(ProfileFormat, InCoreComputeIsOptionalAndChecked) {
+  Profile with = valid_profile();
+  with.ranks[1].in_core_compute_s = 0.125;
+  const Json doc = profile_to_json(with);
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  EXPECT_FALSE(back.ranks[0].in_core_compute_s.has_value());
+  ASSERT_TRUE(back.ranks[1].in_core_compute_s.has_value());
+  EXPECT_DOUBLE_EQ(*back.ranks[1].in_core_compute_s, 0.125);
+  Json negative = doc;
+  negative["ranks"][1]["in_core_compute_s"] = -1;
+  EXPECT_THROW(parse_profile(negative.dump(), "profile.json"), FormatError);
+}
+
 TEST(ProfileFormat, UnknownClock) {
   EXPECT_EQ(error_after([](Json& d) { d["clock"] = "sundial"; }).where(), "clock");
 }

@@ -1,0 +1,58 @@
+#include "model/in_core_compute.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace mheta::model {
+
+namespace {
+
+double captured_compute_s(const RankProfile& rank) {
+  double compute = 0;
+  for (const Section& section : rank.sections) {
+    for (const Stage& stage : section.stages) compute += stage.compute_s;
+  }
+  return compute;
+}
+
+}  // namespace
+
+int record_in_core_compute(Profile& profile, const Accounting& run) {
+  if (run.ranks.size() != profile.ranks.size()) {
+    throw std::invalid_argument("the run's records have " + std::to_string(run.ranks.size()) +
+                                " ranks, the profile " + std::to_string(profile.ranks.size()));
+  }
+  if (!profile.forced_out_of_core || run.clock != profile_clock_name(profile.clock)) return 0;
+  int recorded = 0;
+  for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
+    const std::vector<IterationTerms>& iterations = run.ranks[r];
+    std::vector<double> in_core;
+    for (std::size_t k = 1; k < iterations.size(); ++k) {
+      if (iterations[k].io_s == 0 && iterations[k].compute_s > 0) in_core.push_back(iterations[k].compute_s);
+    }
+    if (static_cast<std::int64_t>(in_core.size()) < kMinInCoreIterations) continue;
+    profile.ranks[r].in_core_compute_s = median_of(std::move(in_core));
+    ++recorded;
+  }
+  return recorded;
+}
+
+std::vector<double> in_core_compute_ratios(const Profile& profile) {
+  std::vector<double> ratios(profile.ranks.size(), 0.0);
+  std::vector<double> measured;
+  for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
+    const RankProfile& rank = profile.ranks[r];
+    const double captured = captured_compute_s(rank);
+    if (!rank.in_core_compute_s || captured <= 0) continue;
+    ratios[r] = *rank.in_core_compute_s / captured;
+    measured.push_back(ratios[r]);
+  }
+  const double others = measured.empty() ? 1.0 : median_of(measured);
+  for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
+    const RankProfile& rank = profile.ranks[r];
+    if (!rank.in_core_compute_s || captured_compute_s(rank) <= 0) ratios[r] = others;
+  }
+  return ratios;
+}
+
+}  // namespace mheta::model

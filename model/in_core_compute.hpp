@@ -1,0 +1,43 @@
+#pragma once
+// The compute of ranks that run in core, measured rather than taken from the
+// out-of-core capture (docs/model.md, "Compute in core").
+//
+// The paper instruments one iteration forced out of core (§4.1.1), and
+// mheta does too: every rank's I/O costs are measured that way. Its compute
+// T_Phi is then the sweep of ICLAs just read into memory. A rank that runs
+// in core sweeps its whole block from memory instead, which costs more CPU
+// when the block has left the caches between iterations (ranks sharing a
+// node's caches, blocks larger than them): jacobi on 8 emulated ranks
+// measured 16-33 % more compute in core than the capture's. The capture
+// run goes back in core after the captured iteration, and its accounting
+// records that compute; the model uses it for ranks in core under δ'.
+#include <cstdint>
+#include <vector>
+
+#include "model/accounting.hpp"
+#include "model/profile.hpp"
+
+namespace mheta::model {
+
+// In-core iterations a rank needs in the capture run for its in-core compute
+// to be recorded: one iteration is one noisy sample on a shared machine.
+inline constexpr std::int64_t kMinInCoreIterations = 3;
+
+// Sets each rank's `in_core_compute_s` of a profile forced out of core to
+// the median compute of the iterations, after the first, that the rank did
+// without any I/O in the run `run` recorded (the capture run itself: the
+// same program, distribution, emulation and clock). A rank with fewer than
+// kMinInCoreIterations such iterations keeps none, as do all ranks when the
+// profile was not forced out of core (its compute is in core already) or
+// the records are of another clock. Returns how many ranks got one. Throws
+// std::invalid_argument when the records have another number of ranks.
+int record_in_core_compute(Profile& profile, const Accounting& run);
+
+// Per rank, how much more (or less) compute a whole iteration took in core
+// than captured: in_core_compute_s / the captured compute. Ranks without an
+// in-core measurement (out of core at the captured distribution) take the
+// median of the others' ratios, since it is the program's sweep on this
+// machine that differs, not the rank; 1 when no rank has one.
+std::vector<double> in_core_compute_ratios(const Profile& profile);
+
+}  // namespace mheta::model
