@@ -44,6 +44,7 @@
 #include "model/in_core_compute.hpp"
 #include "model/model.hpp"
 #include "model/profile.hpp"
+#include "model/profile_median.hpp"
 #include "model/output_file.hpp"
 #include "model/text_file.hpp"
 #include "search/canonical.hpp"
@@ -63,6 +64,7 @@ struct ValidateOptions {
   std::string clock;  // empty: the interposer's default
   int steps = 2;
   int repeat = 3;
+  int captures = 3;  // captures of the iteration; the profile holds their medians
   std::uint32_t seed = 1;
   bool prefetch = false;
   int capture_iteration = 0;  // 0: the interposer's default (2)
@@ -91,6 +93,7 @@ model::Json settings_of(const ValidateOptions& o) {
           {"emulate", o.emulate},
           {"steps", o.steps},
           {"repeat", o.repeat},
+          {"captures", o.captures},
           {"seed", o.seed},
           {"prefetch", o.prefetch},
           {"wait", o.wait},
@@ -199,41 +202,54 @@ class Validation {
   }
 
   // The instrumented iteration, under Blk (the program's default) as in
-  // the paper (§5.1).
+  // the paper (§5.1), captured --captures times: the profile holds each
+  // time's median (docs/model.md, "Several captures").
   fs::path capture_profile() {
     const fs::path profile = work_ / "profile.json";
     if (fs::exists(profile)) return profile;
-    note("capturing one iteration under Blk");
+    note(o_.captures == 1 ? std::string("capturing one iteration under Blk")
+                          : "capturing one iteration under Blk, " + std::to_string(o_.captures) + " times");
     const auto start = std::chrono::steady_clock::now();
-    const fs::path partial = work_ / "profile.partial.json";
-    const fs::path data = data_ / "mheta-validate-capture";
-    std::vector<std::string> capture = {"--profile", partial.string(), "--accounting",
-                                        (work_ / "capture.accounting.json").string()};
-    if (o_.capture_iteration > 0) {
-      capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
+    std::vector<model::Profile> captures;
+    for (int k = 0; k < o_.captures; ++k) captures.push_back(capture_once(k));
+    std::vector<model::Profile> alike;
+    for (const model::Profile& p : captures) {
+      const std::string difference = model::shape_difference(captures.front(), p);
+      if (difference.empty()) {
+        alike.push_back(p);
+      } else {
+        note("a capture left out, its iteration differs from the first's: " + difference);
+      }
     }
-    if (o_.rows > 0) capture.insert(capture.end(), {"--rows", std::to_string(o_.rows)});
-    run_logged(mheta_run(o_.emulate, capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture");
-    fs::remove_all(data);
-    if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
-    record_in_core_compute_of_capture(partial);
-    fs::rename(partial, profile);
+    model::write_profile(profile, model::median_profile(alike));
     note("profile " + profile.string() + " (" + human_seconds(seconds_since(start)) + ")");
     return profile;
   }
 
-  // The ranks that went back in core after the captured iteration: their
-  // compute there, for predicting them in core (docs/model.md, "Compute in
-  // core").
-  void record_in_core_compute_of_capture(const fs::path& profile_file) const {
-    const fs::path records = work_ / "capture.accounting.json";
-    if (!fs::exists(records)) return;
-    model::Profile profile = model::read_profile(profile_file);
-    const int ranks = model::record_in_core_compute(profile, model::read_accounting(records));
-    if (ranks == 0) return;
-    model::write_profile(profile_file, profile);
-    note("in-core compute measured on " + std::to_string(ranks) + " of " + std::to_string(profile.rank_count()) +
-         " ranks");
+  // Capture k (from 0): the program run once with the interposer capturing,
+  // its records kept beside (the first one's as capture.accounting.json,
+  // which the measured runs take their iteration boundary from), and the
+  // compute of the ranks that went back in core after the captured
+  // iteration (docs/model.md, "Compute in core").
+  model::Profile capture_once(int k) {
+    const std::string suffix = k == 0 ? "" : "-" + std::to_string(k + 1);
+    const fs::path partial = work_ / ("profile" + suffix + ".partial.json");
+    const fs::path records = work_ / ("capture" + suffix + ".accounting.json");
+    const fs::path data = data_ / "mheta-validate-capture";
+    std::vector<std::string> capture = {"--profile", partial.string(), "--accounting", records.string()};
+    if (o_.capture_iteration > 0) {
+      capture.insert(capture.end(), {"--capture-iteration", std::to_string(o_.capture_iteration)});
+    }
+    if (o_.rows > 0) capture.insert(capture.end(), {"--rows", std::to_string(o_.rows)});
+    run_logged(mheta_run(o_.emulate, capture, app_arguments(program_, {{}, data, o_.prefetch})), "capture" + suffix);
+    fs::remove_all(data);
+    if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
+    model::Profile profile = model::read_profile(partial);
+    if (fs::exists(records)) model::record_in_core_compute(profile, model::read_accounting(records));
+    const fs::path kept = work_ / ("profile.capture" + std::to_string(k + 1) + ".json");
+    model::write_profile(kept, profile);
+    fs::remove(partial);
+    return profile;
   }
 
   // The cluster as the program will see it: measured under the same
@@ -529,6 +545,11 @@ void add_validate_command(CLI::App& app, int& exit_code) {
                   "Runs of every distribution, in rounds of a new shuffled order each; the median is its time, "
                   "and the spread of the runs the noise floor")
       ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--captures", o->captures,
+                  "Captures of the iteration under Blk; the profile holds the median of each time over them "
+                  "(one capture is one sample of a shared machine's noise)")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed of the rounds' shuffled order")->capture_default_str();
   cmd->add_flag("--prefetch", o->prefetch, "Run the program with --prefetch");

@@ -205,6 +205,32 @@ def check_schema(doc, what):
     check(any(True for _ in validator.iter_errors(broken)), "the schema refuses a negative run time")
 
 
+def check_captures(work, captures):
+    """The profile's times are their medians over the captures kept beside it."""
+    check(captures == 3, "three captures by default: %s" % captures)
+    paths = [os.path.join(work, "profile.capture%d.json" % k) for k in range(1, 4)]
+    check(all(os.path.isfile(p) for p in paths), "every capture kept: %s" % sorted(os.listdir(work)))
+    kept = []
+    for p in paths:
+        with open(p) as f:
+            kept.append(json.load(f))
+    with open(os.path.join(work, "profile.json")) as f:
+        profile = json.load(f)
+    for r, rank in enumerate(profile["ranks"]):
+        for s, section in enumerate(rank["sections"]):
+            for k, stage in enumerate(section["stages"]):
+                times = [c["ranks"][r]["sections"][s]["stages"][k]["compute_s"] for c in kept]
+                check(close(stage["compute_s"], median(times)) or stage["compute_s"] == median(times),
+                      "rank %d section %d stage %d: compute %s, the captures' %s" % (r, s, k, stage["compute_s"], times))
+                for i, io in enumerate(stage.get("io", [])):
+                    for way in ("reads", "writes"):
+                        if way not in io:
+                            continue
+                        times = [c["ranks"][r]["sections"][s]["stages"][k]["io"][i][way]["seconds"] for c in kept]
+                        check(close(io[way]["seconds"], median(times)) or io[way]["seconds"] == median(times),
+                              "rank %d %s: %s, the captures' %s" % (r, way, io[way]["seconds"], times))
+
+
 def end_to_end(args):
     tmp = tempfile.mkdtemp(prefix="mheta-validate-")
     try:
@@ -237,6 +263,7 @@ def end_to_end(args):
               "one log per run, the warm-up's too: %s" % logs)
         check(os.path.isfile(os.path.join(tmp, "results-work", "profile.json")), "profile kept in the work folder")
         check(os.path.isfile(os.path.join(tmp, "results-work", "cluster.json")), "cluster kept in the work folder")
+        check_captures(os.path.join(tmp, "results-work"), doc["settings"].get("captures"))
 
         # Interrupted with two runs missing: a rerun measures only those, and
         # no warm-up (the others were measured already).
