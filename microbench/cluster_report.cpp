@@ -81,11 +81,9 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
     node["cpu_power_ci95"] = finite_or_null(m.cpu.power_ci95[r]);
     const model::DiskCosts& ci = m.disks[r].ci95;
     model::Json& disk = node["disk"];
-    disk["read_overhead_s_ci95"] = finite_or_null(ci.read_overhead_s);
-    disk["write_overhead_s_ci95"] = finite_or_null(ci.write_overhead_s);
-    disk["async_read_overhead_s_ci95"] = finite_or_null(ci.async_read_overhead_s);
-    disk["read_s_per_byte_ci95"] = finite_or_null(ci.read_s_per_byte);
-    disk["write_s_per_byte_ci95"] = finite_or_null(ci.write_s_per_byte);
+    for (const model::DiskField& field : model::kDiskFields) {
+      disk[std::string(field.name) + "_ci95"] = finite_or_null(ci.*field.value);
+    }
   }
 
   model::Json& net = doc["network"];

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -96,7 +97,9 @@ class DiskMeasurer {
         buffer_(static_cast<char*>(std::aligned_alloc(kBlock, static_cast<std::size_t>(setup.sizes.back())))),
         random_(0x6d68657461u + static_cast<unsigned>(rank)),
         reads_(setup.sizes.size()),
-        writes_(setup.sizes.size()) {
+        writes_(setup.sizes.size()),
+        cached_reads_(setup.sizes.size()),
+        buffered_writes_(setup.sizes.size()) {
     std::memset(buffer_.get(), 'm', static_cast<std::size_t>(setup.sizes.back()));
   }
 
@@ -126,6 +129,26 @@ class DiskMeasurer {
       reads_[i].add(MPI_Wtime() - t0);
       file_.drop_cache();
     }
+    // The same sizes served by the page cache, as a program whose ICLAs
+    // stay in memory sees them: a read of pages just read, a write left to
+    // write-back. Synced and dropped afterwards, untimed, so the next
+    // round's disk figures start clean.
+    for (std::size_t i = 0; i < setup_.sizes.size(); ++i) {
+      const int bytes = static_cast<int>(setup_.sizes[i]);
+      const MPI_Offset at = offset(bytes);
+      file_.check(MPI_File_read_at(file_.handle(), at, buffer_.get(), bytes, MPI_BYTE, MPI_STATUS_IGNORE),
+                  "MPI_File_read_at");
+      double t0 = MPI_Wtime();
+      file_.check(MPI_File_read_at(file_.handle(), at, buffer_.get(), bytes, MPI_BYTE, MPI_STATUS_IGNORE),
+                  "MPI_File_read_at");
+      cached_reads_[i].add(MPI_Wtime() - t0);
+      t0 = MPI_Wtime();
+      file_.check(MPI_File_write_at(file_.handle(), at, buffer_.get(), bytes, MPI_BYTE, MPI_STATUS_IGNORE),
+                  "MPI_File_write_at");
+      buffered_writes_[i].add(MPI_Wtime() - t0);
+    }
+    file_.check(MPI_File_sync(file_.handle()), "MPI_File_sync");
+    file_.drop_cache();
     // O_A on a cached block: both variants find the data in memory, so the
     // difference is the cost of issuing and completing a non-blocking read.
     const int bytes = static_cast<int>(kBlock);
@@ -147,12 +170,16 @@ class DiskMeasurer {
   DiskResult result(int rounds) const {
     const LinearCost read = fit_linear_cost(setup_.sizes, reads_);
     const LinearCost write = fit_linear_cost(setup_.sizes, writes_);
+    const LinearCost cached_read = fit_linear_cost(setup_.sizes, cached_reads_);
+    const LinearCost buffered_write = fit_linear_cost(setup_.sizes, buffered_writes_);
     DiskResult r;
     r.rounds = rounds;
-    r.costs = {read.overhead_s, write.overhead_s, std::max(0.0, async_small_.median() - sync_small_.median()),
-               read.s_per_byte, write.s_per_byte};
-    r.ci95 = {read.overhead_ci95, write.overhead_ci95, std::hypot(async_small_.ci95(), sync_small_.ci95()),
-              read.s_per_byte_ci95, write.s_per_byte_ci95};
+    r.costs = {read.overhead_s,       write.overhead_s,         std::max(0.0, async_small_.median() - sync_small_.median()),
+               read.s_per_byte,       write.s_per_byte,         cached_read.overhead_s,
+               cached_read.s_per_byte, buffered_write.overhead_s, buffered_write.s_per_byte};
+    r.ci95 = {read.overhead_ci95,           write.overhead_ci95,           std::hypot(async_small_.ci95(), sync_small_.ci95()),
+              read.s_per_byte_ci95,         write.s_per_byte_ci95,         cached_read.overhead_ci95,
+              cached_read.s_per_byte_ci95,  buffered_write.overhead_ci95, buffered_write.s_per_byte_ci95};
     return r;
   }
 
@@ -173,29 +200,32 @@ class DiskMeasurer {
   std::mt19937_64 random_;
   std::vector<Sample> reads_;
   std::vector<Sample> writes_;
+  std::vector<Sample> cached_reads_;
+  std::vector<Sample> buffered_writes_;
   Sample sync_small_;
   Sample async_small_;
 };
 
-void pack(const DiskResult& r, double out[11]) {
+// One rank's result as doubles for the gather: every DiskCosts field of the
+// costs, then of the intervals, then the rounds.
+constexpr int kFieldCount = static_cast<int>(std::size(model::kDiskFields));
+constexpr int kPacked = 2 * kFieldCount + 1;
+
+void pack(const DiskResult& r, double out[kPacked]) {
   const model::DiskCosts* both[2] = {&r.costs, &r.ci95};
   for (int k = 0; k < 2; ++k) {
-    out[5 * k + 0] = both[k]->read_overhead_s;
-    out[5 * k + 1] = both[k]->write_overhead_s;
-    out[5 * k + 2] = both[k]->async_read_overhead_s;
-    out[5 * k + 3] = both[k]->read_s_per_byte;
-    out[5 * k + 4] = both[k]->write_s_per_byte;
+    for (int f = 0; f < kFieldCount; ++f) out[kFieldCount * k + f] = both[k]->*model::kDiskFields[f].value;
   }
-  out[10] = r.rounds;
+  out[kPacked - 1] = r.rounds;
 }
 
-DiskResult unpack(const double in[11]) {
+DiskResult unpack(const double in[kPacked]) {
   DiskResult r;
   model::DiskCosts* both[2] = {&r.costs, &r.ci95};
   for (int k = 0; k < 2; ++k) {
-    *both[k] = {in[5 * k + 0], in[5 * k + 1], in[5 * k + 2], in[5 * k + 3], in[5 * k + 4]};
+    for (int f = 0; f < kFieldCount; ++f) both[k]->*model::kDiskFields[f].value = in[kFieldCount * k + f];
   }
-  r.rounds = static_cast<int>(in[10]);
+  r.rounds = static_cast<int>(in[kPacked - 1]);
   return r;
 }
 
@@ -247,15 +277,15 @@ void probe_disks(const Options& options, Budget& budget, MPI_Comm comm, std::vec
   }
   MPI_Comm_free(&node);
 
-  double packed[11];
+  double packed[kPacked];
   pack(mine, packed);
-  std::vector<double> gathered(rank == 0 ? 11 * static_cast<std::size_t>(size) : 0);
+  std::vector<double> gathered(rank == 0 ? kPacked * static_cast<std::size_t>(size) : 0);
   MPI_Request request;
-  MPI_Igather(packed, 11, MPI_DOUBLE, gathered.data(), 11, MPI_DOUBLE, 0, comm, &request);
+  MPI_Igather(packed, kPacked, MPI_DOUBLE, gathered.data(), kPacked, MPI_DOUBLE, 0, comm, &request);
   quiet_wait(request);
   if (rank != 0) return;
   all.clear();
-  for (int r = 0; r < size; ++r) all.push_back(unpack(&gathered[11 * static_cast<std::size_t>(r)]));
+  for (int r = 0; r < size; ++r) all.push_back(unpack(&gathered[kPacked * static_cast<std::size_t>(r)]));
 }
 
 }  // namespace mheta::microbench

@@ -7,6 +7,8 @@
 // Fits, by weighted least squares over a sweep of request sizes,
 //   read:  t = O_r + r*bytes    (cold: the page cache is dropped first)
 //   write: t = O_w + w*bytes    (write_at + MPI_File_sync: the bytes reach the disk)
+// the same two when the page cache serves them (a read of pages just read,
+// a write without sync), as a program whose ICLAs stay in memory pays,
 // and O_A (MHETA Eq 2) as the extra time of iread_at + MPI_Wait over a
 // read_at of the same cached 4 KiB block, so the difference is the
 // non-blocking machinery and not the disk.

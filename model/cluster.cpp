@@ -43,9 +43,11 @@ namespace {
 DiskCosts read_disk(const JsonFields& f, const Json& node, const std::string& path) {
   const Json& disk = f.object(node, "disk", path);
   const std::string p = field_path(path, "disk");
-  return DiskCosts{f.non_negative(disk, "read_overhead_s", p), f.non_negative(disk, "write_overhead_s", p),
-                   f.non_negative(disk, "async_read_overhead_s", p), f.non_negative(disk, "read_s_per_byte", p),
-                   f.non_negative(disk, "write_s_per_byte", p)};
+  DiskCosts costs;
+  for (const DiskField& field : kDiskFields) {
+    costs.*field.value = field.required ? f.non_negative(disk, field.name, p) : f.non_negative_or(disk, field.name, p, 0);
+  }
+  return costs;
 }
 
 Link read_link(const JsonFields& f, const Json& object, const std::string& path) {
@@ -134,15 +136,9 @@ Cluster read_cluster(const std::filesystem::path& path) {
 Json cluster_to_json(const Cluster& cluster) {
   Json nodes = Json::array();
   for (const Node& n : cluster.nodes) {
-    nodes.push_back({{"name", n.name},
-                     {"memory_bytes", n.memory_bytes},
-                     {"cpu_power", n.cpu_power},
-                     {"disk",
-                      {{"read_overhead_s", n.disk.read_overhead_s},
-                       {"write_overhead_s", n.disk.write_overhead_s},
-                       {"async_read_overhead_s", n.disk.async_read_overhead_s},
-                       {"read_s_per_byte", n.disk.read_s_per_byte},
-                       {"write_s_per_byte", n.disk.write_s_per_byte}}}});
+    Json disk = Json::object();
+    for (const DiskField& field : kDiskFields) disk[field.name] = n.disk.*field.value;
+    nodes.push_back({{"name", n.name}, {"memory_bytes", n.memory_bytes}, {"cpu_power", n.cpu_power}, {"disk", disk}});
     if (n.slowdown) nodes.back()["slowdown"] = slowdown_to_json(*n.slowdown);
   }
   const Network& net = cluster.network;

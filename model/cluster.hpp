@@ -26,6 +26,33 @@ struct DiskCosts {
   double async_read_overhead_s = 0;  // O_A: extra per prefetch (issue + wait)
   double read_s_per_byte = 0;        // r: default when the profile measured no reads
   double write_s_per_byte = 0;       // w: default when the profile measured no writes
+  // The same requests served by the page cache: reads of pages in memory,
+  // writes left to the kernel's write-back. A program whose ICLAs stay in
+  // memory pays these per request, not the disk's (calibrate_io chooses).
+  // 0 and 0: not measured (cluster files written before them).
+  double cached_read_overhead_s = 0;
+  double cached_read_s_per_byte = 0;
+  double buffered_write_overhead_s = 0;
+  double buffered_write_s_per_byte = 0;
+};
+
+// Every figure of DiskCosts, with its name in cluster.json, in one list for
+// the reader, the writer and the microbenchmark's packing.
+struct DiskField {
+  const char* name;
+  double DiskCosts::*value;
+  bool required;  // in every cluster file; the page cache's are optional
+};
+inline constexpr DiskField kDiskFields[] = {
+    {"read_overhead_s", &DiskCosts::read_overhead_s, true},
+    {"write_overhead_s", &DiskCosts::write_overhead_s, true},
+    {"async_read_overhead_s", &DiskCosts::async_read_overhead_s, true},
+    {"read_s_per_byte", &DiskCosts::read_s_per_byte, true},
+    {"write_s_per_byte", &DiskCosts::write_s_per_byte, true},
+    {"cached_read_overhead_s", &DiskCosts::cached_read_overhead_s, false},
+    {"cached_read_s_per_byte", &DiskCosts::cached_read_s_per_byte, false},
+    {"buffered_write_overhead_s", &DiskCosts::buffered_write_overhead_s, false},
+    {"buffered_write_s_per_byte", &DiskCosts::buffered_write_s_per_byte, false},
 };
 
 struct Node {

@@ -1,6 +1,8 @@
 #include "model/io_cost.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace mheta::model {
 
@@ -28,9 +30,25 @@ double prefetch_read_seconds(const Sweep& sweep, double read_overhead_s, double 
   return overheads + read_s_per_byte * full + static_cast<double>(sweep.chunks - 2) * stall_full + stall_last;
 }
 
-IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, double overhead_s,
-                           double fallback_s_per_byte) {
-  if (bytes <= 0 || count <= 0) return {overhead_s, fallback_s_per_byte};
+namespace {
+
+// How far `seconds` is from what `cost` gives `count` requests of `bytes`
+// (|ln| of the ratio); infinite when the regime predicts nothing.
+double distance(std::int64_t count, std::int64_t bytes, double seconds, const RequestCost& cost) {
+  const double predicted = static_cast<double>(count) * cost.overhead_s + static_cast<double>(bytes) * cost.s_per_byte;
+  if (predicted <= 0) return std::numeric_limits<double>::infinity();
+  if (seconds <= 0) return std::numeric_limits<double>::max();
+  return std::abs(std::log(seconds / predicted));
+}
+
+}  // namespace
+
+IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, const RequestCost& disk,
+                           const RequestCost& cached) {
+  if (bytes <= 0 || count <= 0) return {disk.overhead_s, disk.s_per_byte};
+  const bool in_cache =
+      cached.measured() && distance(count, bytes, seconds, cached) < distance(count, bytes, seconds, disk);
+  const double overhead_s = in_cache ? cached.overhead_s : disk.overhead_s;
   const double overheads = static_cast<double>(count) * overhead_s;
   if (seconds < overheads) return {seconds / static_cast<double>(count), 0.0};
   return {overhead_s, (seconds - overheads) / static_cast<double>(bytes)};

@@ -38,15 +38,27 @@ struct IoCalibration {
   double s_per_byte = 0;  // r(m) or w(m)
 };
 
+// What a node's requests cost in one regime: t = overhead_s + s_per_byte·bytes.
+struct RequestCost {
+  double overhead_s = 0;
+  double s_per_byte = 0;
+  bool measured() const { return overhead_s > 0 || s_per_byte > 0; }
+};
+
 // MHETA §4.1.1: the node's request overhead O comes from the cluster, the
 // per-byte latency is what the measured time leaves: (seconds − count·O) /
-// bytes. When the measured time is below count·O, the program's requests
-// are cheaper than the cluster's (the cluster measures cold reads and
-// synced writes; a program whose blocks sit in the page cache never waits
-// for the disk): then O = seconds / count and r = 0, so the model charges
-// exactly what was measured instead of count·O. With nothing measured the
-// cluster's figures stand.
-IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, double overhead_s,
-                           double fallback_s_per_byte);
+// bytes. The cluster measures two regimes: the disk's (cold reads, synced
+// writes) and the page cache's (`cached`: reads of pages in memory, writes
+// left to write-back). O is taken from the regime whose cost for these
+// requests, count·O + bytes·(its per-byte figure), is nearer the measured
+// time (in ratio): a program whose ICLAs stay in the page cache pays the
+// cache's overhead per request, not a disk seek or a journal commit
+// (docs/model.md, "Which request overhead"). `cached` not measured: the
+// disk's. When the measured time is below count·O, the program's requests
+// are cheaper still: then O = seconds / count and r = 0, so the model
+// charges exactly what was measured instead of count·O. With nothing
+// measured the disk's figures stand.
+IoCalibration calibrate_io(std::int64_t count, std::int64_t bytes, double seconds, const RequestCost& disk,
+                           const RequestCost& cached = {});
 
 }  // namespace mheta::model

@@ -105,9 +105,11 @@ void Model::compile_rank(int rank, const Profile& profile) {
   for (int m = 0; m < variables_; ++m) {
     const auto i = static_cast<std::size_t>(m);
     const IoCalibration read =
-        calibrate_io(reads[i].count, reads[i].bytes, reads[i].seconds, disk.read_overhead_s, disk.read_s_per_byte);
-    const IoCalibration write = calibrate_io(writes[i].count, writes[i].bytes, writes[i].seconds,
-                                             disk.write_overhead_s, disk.write_s_per_byte);
+        calibrate_io(reads[i].count, reads[i].bytes, reads[i].seconds, {disk.read_overhead_s, disk.read_s_per_byte},
+                     {disk.cached_read_overhead_s, disk.cached_read_s_per_byte});
+    const IoCalibration write =
+        calibrate_io(writes[i].count, writes[i].bytes, writes[i].seconds, {disk.write_overhead_s, disk.write_s_per_byte},
+                     {disk.buffered_write_overhead_s, disk.buffered_write_s_per_byte});
     rank_variables_[static_cast<std::size_t>(rank * variables_ + m)] = RankVariable{
         read.overhead_s, read.s_per_byte, write.overhead_s, write.s_per_byte,
         prefetched_bytes[i] > 0 ? overlap[i] / static_cast<double>(prefetched_bytes[i]) : 0.0};
