@@ -24,16 +24,10 @@ constexpr double kW = 3e-7;
 // Two ranks of 80 rows, captured forced out of core: 0.8 s of compute
 // (10 ms a row) and one sweep of a read-write variable in 4 ICLAs.
 Profile captured() {
-  Profile p = testing::empty_profile({80, 80});
+  const std::int64_t bytes = 80 * kRowBytes;
+  Profile p = testing::one_sweep_profile(80, kRowBytes, 0.8, IoStats{4, bytes, 4 * kOr + kR * bytes},
+                                         IoStats{4, bytes, 4 * kOw + kW * bytes});
   p.clock = ProfileClock::virtual_time;
-  p.variables = {Variable{"A", kRowBytes, Access::read_write}};
-  for (RankProfile& rank : p.ranks) {
-    const std::int64_t bytes = 80 * kRowBytes;
-    Stage stage = testing::compute_stage(0.8);
-    stage.io.push_back(StageIo{0, IoStats{4, bytes, 4 * kOr + kR * bytes}, IoStats{4, bytes, 4 * kOw + kW * bytes},
-                               false, 0});
-    rank.sections.push_back(Section{{stage}, {}});
-  }
   return p;
 }
 

@@ -36,6 +36,23 @@ inline Profile empty_profile(std::initializer_list<std::int64_t> rows) {
 
 inline Stage compute_stage(double seconds) { return Stage{seconds, {}}; }
 
+// Two ranks of `rows` rows, each computing `compute_s` and sweeping one
+// read-write variable once per iteration (forced out of core when
+// instrumented, as MHETA §4.1.1 does) with these reads and writes; no
+// communication.
+inline Profile one_sweep_profile(std::int64_t rows, std::int64_t row_bytes, double compute_s, IoStats reads,
+                                 IoStats writes, bool prefetch = false, double overlap_compute_s = 0) {
+  Profile p = empty_profile({rows, rows});
+  p.prefetch = prefetch;
+  p.variables = {Variable{"A", row_bytes, Access::read_write}};
+  for (RankProfile& rank : p.ranks) {
+    Stage stage = compute_stage(compute_s);
+    stage.io.push_back(StageIo{0, reads, writes, prefetch, overlap_compute_s});
+    rank.sections.push_back(Section{{stage}, {}});
+  }
+  return p;
+}
+
 inline CommOp send_to(int peer, std::int64_t bytes, int tag = 0) {
   return CommOp{CommKind::send, peer, bytes, tag, Collective::barrier, -1};
 }

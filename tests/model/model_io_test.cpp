@@ -21,18 +21,10 @@ constexpr std::uint64_t kMemory = 100'000;  // 100 rows of the variable in core
 // Two ranks, one read-write variable swept once per iteration (forced out of
 // core when instrumented, as MHETA §4.1.1 does), no communication.
 Profile sweep_profile(bool prefetch, double overlap_per_row) {
-  Profile p = testing::empty_profile({80, 80});
-  p.prefetch = prefetch;
-  p.variables = {Variable{"A", kRowBytes, Access::read_write}};
-  for (auto& rank : p.ranks) {
-    // Instrumented with 80 rows in 4 ICLAs of 20 rows.
-    const std::int64_t bytes = 80 * kRowBytes;
-    Stage stage = testing::compute_stage(0.8);  // 10 ms per row
-    stage.io.push_back(StageIo{0, IoStats{4, bytes, 4 * kOr + kR * bytes}, IoStats{4, bytes, 4 * kOw + kW * bytes},
-                               prefetch, overlap_per_row * 80});
-    rank.sections.push_back(Section{{stage}, {}});
-  }
-  return p;
+  // Instrumented with 80 rows in 4 ICLAs of 20 rows, 10 ms of compute a row.
+  const std::int64_t bytes = 80 * kRowBytes;
+  return testing::one_sweep_profile(80, kRowBytes, 0.8, IoStats{4, bytes, 4 * kOr + kR * bytes},
+                                    IoStats{4, bytes, 4 * kOw + kW * bytes}, prefetch, overlap_per_row * 80);
 }
 
 Cluster sweep_cluster() {
