@@ -274,9 +274,6 @@ void Model::compile_messages() {
   forward_only_ = collective_ops_.empty();
   for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
   for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
-  chain_ = forward_only_;
-  for (const MessageEnd& e : sends) chain_ = chain_ && e.dst == e.src + 1;
-  for (const MessageEnd& e : recvs) chain_ = chain_ && e.dst == e.src + 1;
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {
     const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];
@@ -331,8 +328,8 @@ Workspace::Workspace(const Model& model)
       plans(static_cast<std::size_t>(model.ranks_)),
       scale(static_cast<std::size_t>(model.ranks_)),
       op_seconds(model.ops_.size()),
+      busy(static_cast<std::size_t>(model.ranks_)),
       collective_cost(model.collective_cost_s_),
-      replayed_rows(static_cast<std::size_t>(model.ranks_), -1),
       clock(static_cast<std::size_t>(model.ranks_)),
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),
@@ -351,17 +348,6 @@ Workspace::Workspace(const Model& model)
   }
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
-  if (model.chain_) {
-    const std::size_t ops = model.ops_.size();
-    const std::size_t bounds = static_cast<std::size_t>(model.ranks_) + 1;
-    reference.rows.resize(static_cast<std::size_t>(model.ranks_));
-    reference.sent.resize(ops);
-    reference.tail.resize(ops);
-    reference.finish_below.resize(bounds);
-    reference.start_tail_from.resize(bounds);
-    reference.recv_of.resize(ops);
-    reference.segment_sent.resize(ops);
-  }
 }
 
 void require_finite(const Prediction& prediction) {
@@ -381,6 +367,7 @@ void require_finite(const Prediction& prediction) {
     check(b.total_s, rank + "time");
   }
   check(prediction.iteration_s, "iteration time");
+  check(prediction.first_iteration_s, "first iteration's time");
   check(prediction.run_s, "run time");
 }
 
