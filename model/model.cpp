@@ -262,10 +262,15 @@ void Model::compile_messages() {
   base_transfer_s_.assign(ops_.size(), 0.0);
   for (int r = 0; r < ranks_; ++r) {
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
-      const Op& op = ops_[static_cast<std::size_t>(i)];
+      Op& op = ops_[static_cast<std::size_t>(i)];
       if (op.kind == OpKind::send) {
         sends.push_back(MessageEnd{r, op.index, op.tag, i});
-        base_transfer_s_[static_cast<std::size_t>(i)] = network_.link(r, op.index).seconds(static_cast<double>(op.bytes));
+        // LogGP: the sender is busy while the bytes leave (its gap), and the
+        // message arrives the link's latency after that, at the time L + n/B
+        // after the send that the link's cost gives.
+        const Link link = network_.link(r, op.index);
+        op.gap_s = link.s_per_byte * static_cast<double>(op.bytes);
+        base_transfer_s_[static_cast<std::size_t>(i)] = link.latency_s;
       } else if (op.kind == OpKind::recv) {
         recvs.push_back(MessageEnd{op.index, r, op.tag, i});
       }

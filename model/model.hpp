@@ -86,7 +86,7 @@ struct MessageRouting {
   std::vector<char> empty;       // which ranks own no rows
   std::vector<int> partner;      // per op: the send a recv matches, -1 none
   std::vector<int> peer;         // per op: effective peer after rerouting, -1 to drop
-  std::vector<double> transfer;  // per op: a rerouted send's time on the link to its peer
+  std::vector<double> transfer;  // per op: a rerouted send's time to its peer after the gap it paid
 };
 
 class Model {
@@ -161,6 +161,10 @@ class Model {
     int tag;
     int from_variable;  // send: out-of-core source variable, or -1
     std::int64_t bytes;
+    // send: the time its bytes take to leave on the link to its peer (bytes
+    // x the link's s/byte), which the sender spends in the send (LogGP's
+    // gap, the size-dependent part of the paper's O->(q)).
+    double gap_s = 0;
   };
   struct Block {
     double compute_s;
@@ -230,7 +234,7 @@ class Model {
   std::vector<double> collective_bytes_per_row_;
   bool gathers_rows_ = false;  // some collective follows the rows
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
-  std::vector<double> base_transfer_s_;     // per op: a send's time on the link to its peer
+  std::vector<double> base_transfer_s_;     // per op: a send's latency to its peer, after its gap
   int sends_ = 0;
   // Every message goes from a lower rank to a higher one and there is no
   // collective (a pipeline): nothing holds a rank back from its next

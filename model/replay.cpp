@@ -82,7 +82,7 @@ double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scal
       return block.compute_s * scale + block_io_seconds(rank, block, rows, plan);
     }
     case OpKind::send:
-      return network_.send_overhead_s + message_read_seconds(rank, op, plan);  // O->(q)
+      return network_.send_overhead_s + op.gap_s + message_read_seconds(rank, op, plan);  // O->(q)
     case OpKind::recv:
       return network_.recv_overhead_s;  // O<-(q)
     case OpKind::collective:
@@ -138,7 +138,10 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRo
       routing.peer[static_cast<std::size_t>(i)] = peer;
       if (peer < 0) continue;
       if (op.kind == OpKind::send) {
-        routing.transfer[static_cast<std::size_t>(i)] = network_.link(r, peer).seconds(static_cast<double>(op.bytes));
+        // The gap was paid on the link to the profile's peer; the message
+        // arrives when the new link's cost says, counted from the send.
+        routing.transfer[static_cast<std::size_t>(i)] =
+            network_.link(r, peer).seconds(static_cast<double>(op.bytes)) - op.gap_s;
         ws.send_ends.push_back(MessageEnd{r, peer, op.tag, i});
       } else {
         ws.recv_ends.push_back(MessageEnd{peer, r, op.tag, i});
@@ -239,19 +242,37 @@ double Model::pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, b
 }
 
 // The breakdown of a pipeline's repeated iteration, from the replay's of
-// the first: every rank that owns rows takes the pace per iteration, its
-// own time as replayed and the rest waiting (for the rank before it, or,
-// in the rank before the busiest, for its sends to drain). The bottleneck
-// is the busiest rank.
+// the first. A rank cannot run ahead of the ranks it receives from, so it
+// repeats its iteration at the pace of the busiest of them and itself (its
+// own cycle and every cycle upstream of it; the ranks after the busiest do
+// not hold it back: sends are eager); its own time is as replayed and the
+// rest of the pace is waiting. In rank order, since messages only go up.
+// The bottleneck is the busiest rank.
 void Model::steady_state(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty, Prediction& detail) const {
   detail.iteration_s = pipeline_pace(rows, ws, any_empty);
+  const int* partner = base_partner_.data();
+  const int* peer = nullptr;
+  if (any_empty) {
+    const MessageRouting& routing = routing_for(rows, ws);
+    partner = routing.partner.data();
+    peer = routing.peer.data();
+  }
   double busiest = -1;
   for (int r = 0; r < ranks_; ++r) {
-    RankBreakdown& b = detail.ranks[static_cast<std::size_t>(r)];
-    if (rows[static_cast<std::size_t>(r)] == 0) continue;
+    const auto ri = static_cast<std::size_t>(r);
+    RankBreakdown& b = detail.ranks[ri];
+    ws.clock[ri] = 0;  // its pace
+    if (rows[ri] == 0) continue;
     const double own = b.compute_s + b.io_s + b.comm_s;
-    b.wait_s = std::max(0.0, detail.iteration_s - own);
-    b.total_s = detail.iteration_s;
+    double pace = own;
+    for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
+      const auto oi = static_cast<std::size_t>(i);
+      if (ops_[oi].kind != OpKind::recv || partner[oi] < 0 || (peer != nullptr && peer[oi] < 0)) continue;
+      pace = std::max(pace, ws.clock[static_cast<std::size_t>(op_rank_[static_cast<std::size_t>(partner[oi])])]);
+    }
+    ws.clock[ri] = pace;
+    b.wait_s = pace - own;
+    b.total_s = pace;
     if (own > busiest) {
       busiest = own;
       detail.slowest_rank = r;
@@ -329,7 +350,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
             ws.sent[i] = clock;
             if (out) {
-              out->comm_s += network_.send_overhead_s;
+              out->comm_s += network_.send_overhead_s + op.gap_s;
               out->io_s += message_read_seconds(r, op, ws.plans[ri]);
             }
             break;

@@ -18,12 +18,16 @@ using testing::compute_stage;
 using testing::recv_from;
 using testing::send_to;
 
-constexpr double kSend = 1e-4;   // O->
+constexpr double kSend = 1e-4;   // o of O->
 constexpr double kRecv = 2e-4;   // O<-
 constexpr double kAlpha = 1e-3;  // latency
 constexpr double kBeta = 1e-6;   // s per byte
 constexpr std::int64_t kBytes = 1000;
-constexpr double kTransfer = kAlpha + kBeta * kBytes;
+// LogGP: a message of q bytes keeps its sender busy for O->(q) = o + q G
+// (its bytes leaving on the link), and arrives the latency after that, at
+// the link's L + q/B after the send's o.
+constexpr double kSendQ = kSend + kBeta * kBytes;
+constexpr double kTransfer = kAlpha;  // T_{0->1}(q), after the sender's O->(q)
 constexpr int kRanks = 3;
 constexpr int kTiles = 3;
 // Rank 1 is the busiest: 0.11 s of compute against 0.06 and 0.04.
@@ -54,7 +58,7 @@ Model wavefront_model() { return Model(wavefront(), testing::uniform_cluster(kRa
 double own_seconds(int r, double scale) {
   double compute = 0;
   for (double t : kTile[r]) compute += t;
-  return compute * scale + (r + 1 < kRanks ? kTiles * kSend : 0) + (r > 0 ? kTiles * kRecv : 0);
+  return compute * scale + (r + 1 < kRanks ? kTiles * kSendQ : 0) + (r > 0 ? kTiles * kRecv : 0);
 }
 
 TEST(PipelineSteadyState, TheIterationIsTheBusiestRanksOwnTime) {
@@ -64,12 +68,16 @@ TEST(PipelineSteadyState, TheIterationIsTheBusiestRanksOwnTime) {
   const double pace = own_seconds(1, 1.0);
   EXPECT_NEAR(p.iteration_s, pace, 1e-12);
   EXPECT_EQ(p.slowest_rank, 1);
+  // Rank 0 runs ahead at its own pace (its sends are eager); rank 2
+  // follows rank 1, waiting the difference.
+  const double paces[kRanks] = {own_seconds(0, 1.0), pace, pace};
   for (int r = 0; r < kRanks; ++r) {
     const RankBreakdown& b = p.ranks[static_cast<std::size_t>(r)];
     EXPECT_NEAR(b.compute_s + b.io_s + b.comm_s, own_seconds(r, 1.0), 1e-12) << "rank " << r;
-    EXPECT_NEAR(b.wait_s, pace - own_seconds(r, 1.0), 1e-12) << "rank " << r;
-    EXPECT_NEAR(b.total_s, pace, 1e-12) << "rank " << r;
+    EXPECT_NEAR(b.wait_s, paces[r] - own_seconds(r, 1.0), 1e-12) << "rank " << r;
+    EXPECT_NEAR(b.total_s, paces[r], 1e-12) << "rank " << r;
   }
+  EXPECT_EQ(p.ranks[0].wait_s, 0.0);
   // The first iteration: the wavefront recurrence from a common start (Eq 4
   // at every stage), which adds the fill to the pace.
   double finish[kRanks][kTiles];
@@ -78,7 +86,7 @@ TEST(PipelineSteadyState, TheIterationIsTheBusiestRanksOwnTime) {
     for (int j = 0; j < kTiles; ++j) {
       if (r > 0) clock = std::max(clock, finish[r - 1][j] + kTransfer) + kRecv;
       clock += kTile[r][j];
-      if (r + 1 < kRanks) clock += kSend;
+      if (r + 1 < kRanks) clock += kSendQ;
       finish[r][j] = clock;
     }
   }
@@ -131,7 +139,7 @@ TEST(PipelineSteadyState, AMessageBackOrACollectiveJoinsTheIterations) {
   const Prediction a = answered.predict(std::vector<std::int64_t>{10, 10});
   EXPECT_EQ(a.iteration_s, a.first_iteration_s);
   // Rank 0 ends when rank 1's answer, sent after its 0.2 s, arrives.
-  EXPECT_NEAR(a.iteration_s, std::max(0.1 + kSend + kTransfer, 0.2) + kRecv + kSend + kTransfer + kRecv, 1e-12);
+  EXPECT_NEAR(a.iteration_s, std::max(0.1 + kSendQ + kTransfer, 0.2) + kRecv + kSendQ + kTransfer + kRecv, 1e-12);
 
   Profile reduced = wavefront();
   for (auto& rank : reduced.ranks) {
