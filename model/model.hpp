@@ -103,8 +103,8 @@ class Model {
   double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
   // The same evaluation, with every rank's breakdown of the iteration as
-  // the program repeats it (in a pipeline: its steady state, each rank's
-  // wait the pipeline's pace less its own time).
+  // the program repeats it (in a pipeline: its steady state, each rank
+  // waiting for the busiest of the ranks it hears from).
   Prediction predict(std::span<const std::int64_t> rows) const;
   Prediction predict(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
