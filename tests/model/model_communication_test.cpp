@@ -14,17 +14,8 @@ namespace {
 using testing::compute_stage;
 using testing::recv_from;
 using testing::send_to;
+using namespace testing::message_costs;
 
-constexpr double kSend = 1e-4;   // o of O->
-constexpr double kRecv = 2e-4;   // O<-
-constexpr double kAlpha = 1e-3;  // latency
-constexpr double kBeta = 1e-6;   // s per byte
-constexpr std::int64_t kBytes = 1000;
-// LogGP: a message of q bytes keeps its sender busy for O->(q) = o + q G
-// (its bytes leaving on the link), and arrives the latency after that, at
-// the link's L + q/B after the send's o.
-constexpr double kSendQ = kSend + kBeta * kBytes;
-constexpr double kTransfer = kAlpha;  // T_{0->1}(q), after the sender's O->(q)
 
 // Both ranks compute, send to each other, then receive (nearest neighbour).
 Profile exchange_profile(double compute0, double compute1) {

@@ -14,20 +14,9 @@
 namespace mheta::model {
 namespace {
 
-using testing::compute_stage;
-using testing::recv_from;
-using testing::send_to;
+using namespace testing;
+using namespace testing::message_costs;
 
-constexpr double kSend = 1e-4;   // o of O->
-constexpr double kRecv = 2e-4;   // O<-
-constexpr double kAlpha = 1e-3;  // latency
-constexpr double kBeta = 1e-6;   // s per byte
-constexpr std::int64_t kBytes = 1000;
-// LogGP: a message of q bytes keeps its sender busy for O->(q) = o + q G
-// (its bytes leaving on the link), and arrives the latency after that, at
-// the link's L + q/B after the send's o.
-constexpr double kSendQ = kSend + kBeta * kBytes;
-constexpr double kTransfer = kAlpha;  // T_{0->1}(q), after the sender's O->(q)
 constexpr int kRanks = 3;
 constexpr int kTiles = 3;
 // Rank 1 is the busiest: 0.11 s of compute against 0.06 and 0.04.
