@@ -21,10 +21,24 @@ model::Stage& Timeline::stage_for_work() {
   return section.stages.back();
 }
 
+namespace {
+
+// A receive or a collective completed: what is computed after it may need
+// its data, so it never moves ahead of it.
+bool waited_for_others(const model::Section& section) {
+  for (const model::CommOp& op : section.comm) {
+    if (op.kind != model::CommKind::send) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void Timeline::add_compute(double seconds) {
   if (seconds <= 0) return;
   total_compute_ += seconds;
-  if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_) {
+  if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_ &&
+      !waited_for_others(sections_.back())) {
     sections_.back().stages.back().compute_s += seconds;
     return;
   }

@@ -38,7 +38,12 @@ class Timeline {
 
   // Gaps shorter than this between two communication calls stay in the
   // section before them instead of opening a section of their own, so an
-  // Isend/Irecv/Waitall group is one communication point, not three.
+  // Isend/Irecv/Waitall group is one communication point, not three; but
+  // never after a completed receive or collective, whose data the compute
+  // after it may need: a wavefront that receives a block, relaxes it for a
+  // few microseconds and sends it on is one section per block, not all its
+  // compute ahead of all its messages (which replays as a pipeline that
+  // never overlaps).
   static constexpr double kMinSectionCompute = 20e-6;
 
  private:

@@ -36,6 +36,31 @@ TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
   EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
 }
 
+model::CommOp recv_from(int peer, std::int64_t bytes) {
+  model::CommOp op = send_to(peer, bytes);
+  op.kind = model::CommKind::recv;
+  return op;
+}
+
+TEST(Timeline, ShortComputeAfterAReceiveStaysAfterIt) {
+  // A wavefront stage: receive a block, relax it briefly, send it on.
+  Timeline t;
+  for (int block = 0; block < 3; ++block) {
+    t.add_comm(recv_from(0, 128));
+    t.add_compute(Timeline::kMinSectionCompute / 4);
+    t.add_comm(send_to(2, 128));
+  }
+  // The first receive opens a section of no compute; every block's compute
+  // then opens its own, ahead of its send and the next block's receive.
+  ASSERT_EQ(t.sections().size(), 4u);
+  EXPECT_EQ(t.sections()[0].comm.size(), 1u);
+  for (std::size_t s = 1; s < 4; ++s) {
+    EXPECT_DOUBLE_EQ(t.sections()[s].stages[0].compute_s, Timeline::kMinSectionCompute / 4);
+    EXPECT_EQ(t.sections()[s].comm[0].kind, model::CommKind::send);
+  }
+  EXPECT_EQ(t.sections()[3].comm.size(), 1u);
+}
+
 TEST(Timeline, LaterTimeOfAWriteJoinsItsRecordNotTheCount) {
   Timeline t;
   const Timeline::IoRef write = t.add_io(0, true, 4096, 0.001, false);
