@@ -22,10 +22,12 @@ constexpr double kConcludeShare = 0.8;
 // Periods of the captured loop whose median the profile holds: one period
 // is one sample of compute times that move by tens of per cent from
 // iteration to iteration, five keep a rare slow one out. The loop is
-// captured again and again while detection goes on, and the last five
-// kept: the first periods of a loop are its slowest (caches and pages
-// touched first; halo_cart at 8 ranks: 270-400 us of compute in its
-// first iterations, a median of 210 us).
+// captured again while detection goes on, each time it has repeated half
+// as often again as at the last capture (repetitions 1, 2, 3, 4, 6, 9,
+// 13, ...), and the last five kept: the first periods of a loop are its
+// slowest (caches and pages touched first; halo_cart at 8 ranks: 270-400
+// us of compute in its first iterations, a median of 210 us), and
+// capturing every period would cost detection time at every call.
 constexpr std::size_t kCapturedPeriods = 5;
 
 }  // namespace
@@ -52,8 +54,10 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
     conclude(rt);
     return;
   }
+  if (!another_loop && best.repetitions() < next_capture_at_) return;
   if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
   if (another_loop) periods_kept_ = 0;
+  next_capture_at_ = best.repetitions() + std::max<std::int64_t>(1, best.repetitions() / 2);
   capture_loop_ = best.id;
   capture_end_call_ = detector_.calls() + best.period;
   begin_pending_ = true;

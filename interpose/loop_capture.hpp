@@ -50,6 +50,7 @@ class LoopCapture {
   std::int64_t capture_end_call_ = -1;
   bool begin_pending_ = false;  // the capture begins before the next call detection sees
   std::int64_t periods_kept_ = 0;  // of the captured loop (the last few's median is the profile's)
+  std::int64_t next_capture_at_ = 0;  // the captured loop's repetitions at which it is captured again
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)
