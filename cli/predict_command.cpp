@@ -32,7 +32,7 @@ int run_predict(const PredictOptions& o) {
   model::Prediction prediction = model.predict(dist.rows);
   if (o.iterations > 0) {
     prediction.iterations = o.iterations;
-    prediction.run_s = prediction.iteration_s * static_cast<double>(o.iterations);
+    prediction.run_s = model::run_seconds(prediction, o.iterations);
   }
   if (o.json) {
     model::Json out = prediction_to_json(prediction);

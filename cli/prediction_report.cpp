@@ -21,6 +21,11 @@ void print_prediction_table(std::ostream& out, const model::Prediction& p) {
   std::snprintf(line, sizeof line, "predicted iteration  %.6f s  (%s)\n", p.iteration_s,
                 human_seconds(p.iteration_s).c_str());
   out << line;
+  if (p.first_iteration_s != p.iteration_s) {
+    std::snprintf(line, sizeof line, "first iteration      %.6f s  (%s: the pipeline's fill, then its pace above)\n",
+                  p.first_iteration_s, human_seconds(p.first_iteration_s).c_str());
+    out << line;
+  }
   std::snprintf(line, sizeof line, "predicted run        %.6f s  (%lld iterations)\n\n", p.run_s,
                 static_cast<long long>(p.iterations));
   out << line;
@@ -58,6 +63,7 @@ model::Json prediction_to_json(const model::Prediction& p) {
   }
   return {{"format", "mheta-prediction/1"},
           {"iteration_s", p.iteration_s},
+          {"first_iteration_s", p.first_iteration_s},
           {"iterations", p.iterations},
           {"run_s", p.run_s},
           {"slowest_rank", p.slowest_rank},

@@ -55,10 +55,10 @@ class ProgressLine {
   double shown_at_ = 0;
 };
 
-void print_row(std::ostream& out, const std::string& name, double seconds, double best, std::int64_t iterations) {
+void print_row(std::ostream& out, const std::string& name, const model::Prediction& p, double best) {
   char line[200];
-  std::snprintf(line, sizeof line, "  %-12s %14s %14s %+9.1f%%\n", name.c_str(), human_seconds(seconds).c_str(),
-                human_seconds(seconds * static_cast<double>(iterations)).c_str(), 100 * (seconds / best - 1));
+  std::snprintf(line, sizeof line, "  %-12s %14s %14s %+9.1f%%\n", name.c_str(), human_seconds(p.iteration_s).c_str(),
+                human_seconds(p.run_s).c_str(), 100 * (p.iteration_s / best - 1));
   out << line;
 }
 
@@ -99,7 +99,7 @@ int run_search_command(const SearchCommandOptions& o) {
                               {"distribution", result.dist.rows},
                               {"iteration_s", result.iteration_s},
                               {"iterations", model.iterations()},
-                              {"run_s", result.iteration_s * static_cast<double>(model.iterations())},
+                              {"run_s", model.predict(result.dist.rows, workspace).run_s},
                               {"evaluations", result.evaluations},
                               {"search_s", result.search_s},
                               {"detail", result.detail},
@@ -119,10 +119,9 @@ int run_search_command(const SearchCommandOptions& o) {
   out << header;
   for (search::Canonical c : search::kCanonicals) {
     const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
-    print_row(out, std::string(search::canonical_name(c)), model.iteration_seconds(dist.rows, workspace),
-              result.iteration_s, model.iterations());
+    print_row(out, std::string(search::canonical_name(c)), model.predict(dist.rows, workspace), result.iteration_s);
   }
-  print_row(out, "found", result.iteration_s, result.iteration_s, model.iterations());
+  print_row(out, "found", model.predict(result.dist.rows, workspace), result.iteration_s);
   out << "\n  " << result.detail << "\n  " << result.evaluations << " model evaluations in "
       << human_seconds(result.search_s) << "\n  wrote " << (o.output == "-" ? "standard output" : o.output) << "\n";
   return kExitOk;

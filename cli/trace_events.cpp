@@ -97,6 +97,7 @@ model::Json trace_events(const model::Prediction& prediction, const std::string&
            {{"format", "mheta-trace/1"},
             {"program", program},
             {"iteration_s", prediction.iteration_s},
+            {"first_iteration_s", prediction.first_iteration_s},
             {"bottleneck_rank", prediction.slowest_rank}}}};
 }
 

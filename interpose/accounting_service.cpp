@@ -20,7 +20,7 @@ using Term = AccountingService::Term;
 // Every intercepted function's category, in table order (mpi_functions.def).
 constexpr Category kCategories[] = {
 #define MHETA_MPI(Name, Cat, ...) Category::Cat,
-#include "interpose/mpi_functions.def"
+#include "interpose/mpi_functions_all.def"
 #undef MHETA_MPI
 };
 

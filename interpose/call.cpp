@@ -5,7 +5,7 @@ namespace mheta::interpose {
 const char* fn_name(Fn fn) {
   static constexpr const char* kNames[] = {
 #define MHETA_MPI(Name, ...) "MPI_" #Name,
-#include "interpose/mpi_functions.def"
+#include "interpose/mpi_functions_all.def"
 #undef MHETA_MPI
   };
   return kNames[static_cast<int>(fn)];
@@ -14,7 +14,7 @@ const char* fn_name(Fn fn) {
 Category fn_category(Fn fn) {
   static constexpr Category kCategories[] = {
 #define MHETA_MPI(Name, Cat, ...) Category::Cat,
-#include "interpose/mpi_functions.def"
+#include "interpose/mpi_functions_all.def"
 #undef MHETA_MPI
   };
   return kCategories[static_cast<int>(fn)];

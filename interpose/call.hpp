@@ -47,7 +47,7 @@ enum class SyncRead { none, individual, individual_all, shared, at, at_all };
 // Every intercepted function, in table order.
 enum class Fn {
 #define MHETA_MPI(Name, ...) Name,
-#include "interpose/mpi_functions.def"
+#include "interpose/mpi_functions_all.def"
 #undef MHETA_MPI
   count_
 };
@@ -60,7 +60,7 @@ struct CallInfo {
   MPI_Comm comm = MPI_COMM_NULL;
   int peer = MPI_PROC_NULL;
   int tag = 0;
-  int count = 0;
+  MPI_Count count = 0;  // MPI_Count: the large-count twins' (int for the others)
   MPI_Datatype type = MPI_DATATYPE_NULL;
   MPI_Request* request = nullptr;  // the request a non-blocking call creates
   int nreq = 0;                    // wait/test/start family
@@ -73,7 +73,7 @@ struct CallInfo {
   int* flag = nullptr;
   int peer2 = MPI_PROC_NULL;  // the receive half of a sendrecv
   int tag2 = 0;
-  int count2 = 0;
+  MPI_Count count2 = 0;
   MPI_Datatype type2 = MPI_DATATYPE_NULL;
   const int* counts = nullptr;  // v-collectives: per-rank counts
   Collective collective = Collective::barrier;

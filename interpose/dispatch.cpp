@@ -110,12 +110,20 @@ void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool co
   rt.call_seen({fn, signature(fn, peer, tag, bytes), collective_point});
 }
 
+// A synchronous send (or its large-count twin): a rendezvous, timed so.
+bool synchronous_send(Fn fn) {
+#if MPI_VERSION >= 4
+  if (fn == Fn::Ssend_c || fn == Fn::Issend_c || fn == Fn::Ssend_init_c) return true;
+#endif
+  return fn == Fn::Ssend || fn == Fn::Issend || fn == Fn::Ssend_init;
+}
+
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool following = rt.following();
   const bool between = following && c.peer >= 0 && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   const double posted = clock.now();
-  const bool synchronous = fn == Fn::Ssend;
+  const bool synchronous = synchronous_send(fn);
   clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of the message
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
@@ -193,7 +201,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   VirtualClockService& clock = rt.clock();
   const bool timed = clock.carrying() && c.peer != MPI_PROC_NULL;
   const double posted = clock.now();
-  const bool synchronous = fn == Fn::Issend || fn == Fn::Ssend_init;
+  const bool synchronous = synchronous_send(fn);
   if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of it
   const int rc = call();
   rt.leave();
@@ -679,17 +687,18 @@ int free_read(void* state) {
 int cancel_read(void*, int) { return MPI_SUCCESS; }
 
 int synchronous_read(const CallInfo& c, MPI_Status* status) {
+  const int count = static_cast<int>(c.count);  // MPI-IO calls have no large-count twins in the table
   switch (c.sync_read) {
     case SyncRead::individual:
-      return PMPI_File_read(c.fh, c.buf, c.count, c.type, status);
+      return PMPI_File_read(c.fh, c.buf, count, c.type, status);
     case SyncRead::individual_all:
-      return PMPI_File_read_all(c.fh, c.buf, c.count, c.type, status);
+      return PMPI_File_read_all(c.fh, c.buf, count, c.type, status);
     case SyncRead::shared:
-      return PMPI_File_read_shared(c.fh, c.buf, c.count, c.type, status);
+      return PMPI_File_read_shared(c.fh, c.buf, count, c.type, status);
     case SyncRead::at:
-      return PMPI_File_read_at(c.fh, c.offset, c.buf, c.count, c.type, status);
+      return PMPI_File_read_at(c.fh, c.offset, c.buf, count, c.type, status);
     case SyncRead::at_all:
-      return PMPI_File_read_at_all(c.fh, c.offset, c.buf, c.count, c.type, status);
+      return PMPI_File_read_at_all(c.fh, c.offset, c.buf, count, c.type, status);
     case SyncRead::none:
       break;
   }
@@ -705,7 +714,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     MPI_Status status{};
     rc = synchronous_read(c, &status);
     if (rc == MPI_SUCCESS) {
-      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, c.count}, c.request);
+      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, static_cast<int>(c.count)}, c.request);
       if (rc == MPI_SUCCESS) PMPI_Grequest_complete(*c.request);
     }
   } else {

@@ -35,5 +35,5 @@ using mheta::interpose::SyncRead;
         },                                                                          \
         Nb);                                                                        \
   }
-#include "interpose/mpi_functions.def"
+#include "interpose/mpi_functions_all.def"
 #undef MHETA_MPI

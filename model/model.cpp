@@ -262,10 +262,15 @@ void Model::compile_messages() {
   base_transfer_s_.assign(ops_.size(), 0.0);
   for (int r = 0; r < ranks_; ++r) {
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
-      const Op& op = ops_[static_cast<std::size_t>(i)];
+      Op& op = ops_[static_cast<std::size_t>(i)];
       if (op.kind == OpKind::send) {
         sends.push_back(MessageEnd{r, op.index, op.tag, i});
-        base_transfer_s_[static_cast<std::size_t>(i)] = network_.link(r, op.index).seconds(static_cast<double>(op.bytes));
+        // LogGP: the sender is busy while the bytes leave (its gap), and the
+        // message arrives the link's latency after that, at the time L + n/B
+        // after the send that the link's cost gives.
+        const Link link = network_.link(r, op.index);
+        op.gap_s = link.s_per_byte * static_cast<double>(op.bytes);
+        base_transfer_s_[static_cast<std::size_t>(i)] = link.latency_s;
       } else if (op.kind == OpKind::recv) {
         recvs.push_back(MessageEnd{op.index, r, op.tag, i});
       }
@@ -274,9 +279,6 @@ void Model::compile_messages() {
   forward_only_ = collective_ops_.empty();
   for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
   for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
-  chain_ = forward_only_;
-  for (const MessageEnd& e : sends) chain_ = chain_ && e.dst == e.src + 1;
-  for (const MessageEnd& e : recvs) chain_ = chain_ && e.dst == e.src + 1;
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {
     const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];
@@ -331,8 +333,8 @@ Workspace::Workspace(const Model& model)
       plans(static_cast<std::size_t>(model.ranks_)),
       scale(static_cast<std::size_t>(model.ranks_)),
       op_seconds(model.ops_.size()),
+      busy(static_cast<std::size_t>(model.ranks_)),
       collective_cost(model.collective_cost_s_),
-      replayed_rows(static_cast<std::size_t>(model.ranks_), -1),
       clock(static_cast<std::size_t>(model.ranks_)),
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),
@@ -351,17 +353,6 @@ Workspace::Workspace(const Model& model)
   }
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
-  if (model.chain_) {
-    const std::size_t ops = model.ops_.size();
-    const std::size_t bounds = static_cast<std::size_t>(model.ranks_) + 1;
-    reference.rows.resize(static_cast<std::size_t>(model.ranks_));
-    reference.sent.resize(ops);
-    reference.tail.resize(ops);
-    reference.finish_below.resize(bounds);
-    reference.start_tail_from.resize(bounds);
-    reference.recv_of.resize(ops);
-    reference.segment_sent.resize(ops);
-  }
 }
 
 void require_finite(const Prediction& prediction) {
@@ -381,6 +372,7 @@ void require_finite(const Prediction& prediction) {
     check(b.total_s, rank + "time");
   }
   check(prediction.iteration_s, "iteration time");
+  check(prediction.first_iteration_s, "first iteration's time");
   check(prediction.run_s, "run time");
 }
 

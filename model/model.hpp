@@ -51,15 +51,25 @@ struct ReplayEvent {
 };
 
 struct Prediction {
-  double iteration_s = 0;  // the slowest rank's time for one iteration
+  // One iteration as the program repeats it: the slowest rank's time, or,
+  // in a pipeline whose iterations overlap, the pace of its busiest stage
+  // (docs/model.md, "Pipelines: the steady state").
+  double iteration_s = 0;
+  // One iteration replayed from a common start (§4.2.2): iteration_s, but
+  // for a pipeline the first iteration, with the pipeline's fill.
+  double first_iteration_s = 0;
   std::int64_t iterations = 0;
-  double run_s = 0;  // iterations * iteration_s (the instrumented iteration is not counted apart)
+  double run_s = 0;  // run_seconds(*this, iterations) (the instrumented iteration is not counted apart)
   // The bottleneck: of the ranks finishing last, the one on the critical
   // path (the one that waited least; the others waited for it).
   int slowest_rank = 0;
   std::vector<RankBreakdown> ranks;
   std::vector<ReplayEvent> timeline;  // only from Model::timeline
 };
+
+// The run of `iterations` iterations: the first, then the rest at the pace
+// the program repeats them.
+double run_seconds(const Prediction& prediction, std::int64_t iterations);
 
 // Refuses (ModelError, naming the rank and the quantity) a prediction with a
 // time that is not finite: an absurd input must give an error, never "inf"
@@ -76,7 +86,7 @@ struct MessageRouting {
   std::vector<char> empty;       // which ranks own no rows
   std::vector<int> partner;      // per op: the send a recv matches, -1 none
   std::vector<int> peer;         // per op: effective peer after rerouting, -1 to drop
-  std::vector<double> transfer;  // per op: a rerouted send's time on the link to its peer
+  std::vector<double> transfer;  // per op: a rerouted send's time to its peer after the gap it paid
 };
 
 class Model {
@@ -92,23 +102,24 @@ class Model {
   // `rows` must have ranks() entries adding up to global_rows().
   double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
-  // The same evaluation against `limit`: exactly iteration_seconds when that
-  // is below `limit`, else a value at least `limit` and within 1e-9
-  // (relative) of it. A search that keeps a move only when it beats a time
-  // needs no more. In chains (every message goes to the next rank, no
-  // collective: pipelines) a distribution that differs from the last one
-  // predict() gave in the workspace only between ranks lo and hi is
-  // measured from that prediction, replaying ranks lo..hi alone
-  // (model/chain_reference.cpp).
-  double iteration_seconds_if_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const;
-
-  // The same evaluation, with every rank's breakdown.
+  // The same evaluation, with every rank's breakdown of the iteration as
+  // the program repeats it (in a pipeline: its steady state, each rank
+  // waiting for the busiest of the ranks it hears from).
   Prediction predict(std::span<const std::int64_t> rows) const;
   Prediction predict(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
-  // The prediction with every rank's replayed intervals, in the order they
+  // One iteration replayed from a common start (§4.2.2), every rank's
+  // breakdown as Eq 3 / Eq 4 give it: predict() but for pipelines, where
+  // this is the first iteration, fill included.
+  Prediction first_iteration(std::span<const std::int64_t> rows) const;
+
+  // first_iteration with every rank's replayed intervals, in the order they
   // were replayed (for `mheta trace`).
   Prediction timeline(std::span<const std::int64_t> rows) const;
+
+  // Whether the program is a pipeline whose iterations overlap: every
+  // message goes to a higher rank and there is no collective.
+  bool pipelined() const { return forward_only_; }
 
   // Rank-local time (compute, I/O, message overheads; no waiting) of `rank`
   // owning `rows` rows starting at global row `first_row`. Non-decreasing in
@@ -150,6 +161,10 @@ class Model {
     int tag;
     int from_variable;  // send: out-of-core source variable, or -1
     std::int64_t bytes;
+    // send: the time its bytes take to leave on the link to its peer (bytes
+    // x the link's s/byte), which the sender spends in the send (LogGP's
+    // gap, the size-dependent part of the paper's O->(q)).
+    double gap_s = 0;
   };
   struct Block {
     double compute_s;
@@ -185,9 +200,11 @@ class Model {
   double own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const;
   void cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Workspace& ws) const;
   bool update_costs(std::span<const std::int64_t> rows, Workspace& ws) const;
-  void build_chain_reference(Workspace& ws) const;
-  double chain_estimate(std::span<const std::int64_t> rows, int lo, int hi, Workspace& ws) const;
-  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline = false) const;
+  double pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
+  void steady_state(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty, Prediction& detail) const;
+  enum class View { repeated, first, first_timeline };
+  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated) const;
+  Prediction replay_view(std::span<const std::int64_t> rows, Workspace& ws, View view) const;
 
   int ranks_ = 0;
   int variables_ = 0;
@@ -217,15 +234,13 @@ class Model {
   std::vector<double> collective_bytes_per_row_;
   bool gathers_rows_ = false;  // some collective follows the rows
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
-  std::vector<double> base_transfer_s_;     // per op: a send's time on the link to its peer
+  std::vector<double> base_transfer_s_;     // per op: a send's latency to its peer, after its gap
   int sends_ = 0;
   // Every message goes from a lower rank to a higher one and there is no
-  // collective (a pipeline): a rank's times depend only on the ranks below
-  // it, so an evaluation replays only from the lowest rank that changed.
+  // collective (a pipeline): nothing holds a rank back from its next
+  // iteration but the ranks below it, so iterations overlap and the
+  // iteration time is the busiest rank's own time (pipeline_pace).
   bool forward_only_ = false;
-  // Forward only, and every message goes from a rank to the next one
-  // (iteration_seconds_if_below measures such chains from a reference).
-  bool chain_ = false;
   int recvs_ = 0;
 };
 
@@ -247,10 +262,9 @@ class Workspace {
   std::vector<IclaPlan> plans;
   std::vector<double> scale;
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
+  std::vector<double> busy;        // per rank: its own time of the iteration, every message end kept
   std::vector<double> collective_cost;  // per collective sequence number, for the rows evaluated
   // The replay.
-  bool replayed = false;  // the last one completed: its clocks and send times stand
-  std::vector<std::int64_t> replayed_rows;  // the distribution they are of
   std::vector<double> clock;
   std::vector<int> pc;
   std::vector<char> at_collective;
@@ -272,21 +286,6 @@ class Workspace {
   std::vector<MessageEnd> recv_ends;
   std::vector<MessageEnd> sort_scratch;
   std::vector<int> channel_counts;
-  // Chains: the last prediction, kept as the reference later evaluations
-  // are measured from. `pending`: predict() has just replayed it (clocks,
-  // send times and costs above are its own); the rest is built from them at
-  // the next iteration_seconds_if_below.
-  struct ChainReference {
-    bool pending = false;
-    bool built = false;
-    std::vector<std::int64_t> rows;
-    std::vector<double> sent;          // per op (sends): when the send completes
-    std::vector<double> tail;          // per op: the longest path from its end to the iteration's end
-    std::vector<double> finish_below;  // [r]: the latest finish of the ranks below r
-    std::vector<double> start_tail_from;  // [r]: the longest path from the start of any rank >= r
-    std::vector<int> recv_of;          // per send: the receive it matches, or -1
-    std::vector<double> segment_sent;  // scratch: send times of a candidate's replayed ranks
-  } reference;
 };
 
 }  // namespace mheta::model

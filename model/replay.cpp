@@ -82,7 +82,7 @@ double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scal
       return block.compute_s * scale + block_io_seconds(rank, block, rows, plan);
     }
     case OpKind::send:
-      return network_.send_overhead_s + message_read_seconds(rank, op, plan);  // O->(q)
+      return network_.send_overhead_s + op.gap_s + message_read_seconds(rank, op, plan);  // O->(q)
     case OpKind::recv:
       return network_.recv_overhead_s;  // O<-(q)
     case OpKind::collective:
@@ -99,12 +99,17 @@ void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Works
   ws.costed_first[ri] = first_row;
   ws.scale[ri] = work_scale(rank, first_row, rows);
   ws.plans[ri] = plan_rank(rank, rows);
+  double busy = 0;
   for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
     const Op& op = ops_[static_cast<std::size_t>(i)];
     if (op.kind == OpKind::block || op.kind == OpKind::send) {
       ws.op_seconds[static_cast<std::size_t>(i)] = own_seconds(rank, op, rows, ws.scale[ri], ws.plans[ri]);
+      busy += ws.op_seconds[static_cast<std::size_t>(i)];
+    } else if (op.kind == OpKind::recv) {
+      busy += network_.recv_overhead_s;
     }
   }
+  ws.busy[ri] = busy;  // collectives aside: only pipelines, which have none, use it
 }
 
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message
@@ -133,7 +138,10 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRo
       routing.peer[static_cast<std::size_t>(i)] = peer;
       if (peer < 0) continue;
       if (op.kind == OpKind::send) {
-        routing.transfer[static_cast<std::size_t>(i)] = network_.link(r, peer).seconds(static_cast<double>(op.bytes));
+        // The gap was paid on the link to the profile's peer; the message
+        // arrives when the new link's cost says, counted from the send.
+        routing.transfer[static_cast<std::size_t>(i)] =
+            network_.link(r, peer).seconds(static_cast<double>(op.bytes)) - op.gap_s;
         ws.send_ends.push_back(MessageEnd{r, peer, op.tag, i});
       } else {
         ws.recv_ends.push_back(MessageEnd{peer, r, op.tag, i});
@@ -192,17 +200,98 @@ bool Model::update_costs(std::span<const std::int64_t> rows, Workspace& ws) cons
   return any_empty;
 }
 
-double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, bool timeline) const {
+// Pipelines (forward_only_). Unrolled over iterations, the replay is a
+// max-plus system x(k+1) = A (x) x(k) whose only cycles are each rank's own
+// sequence of operations from one iteration to the next: messages go only
+// to higher ranks, and no collective joins the ranks. Its period, the
+// largest mean weight of a cycle, is therefore the largest rank-local time
+// (compute, I/O, message overheads): in steady state every stage runs at
+// the pace of the busiest, and transfers and waits only delay the first
+// iteration (the pipeline's fill), never slow the pace. Ranks that own no
+// rows skip, as in the replay, their blocks and the message ends the
+// rerouting drops.
+double Model::pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const {
+  double pace = 0;
+  if (!any_empty) {
+    for (int r = 0; r < ranks_; ++r) pace = std::max(pace, ws.busy[static_cast<std::size_t>(r)]);
+    return pace;
+  }
+  const MessageRouting& routing = routing_for(rows, ws);
+  for (int r = 0; r < ranks_; ++r) {
+    if (rows[static_cast<std::size_t>(r)] == 0) continue;
+    double own = 0;
+    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
+      const auto oi = static_cast<std::size_t>(i);
+      switch (ops_[oi].kind) {
+        case OpKind::block:
+          own += ws.op_seconds[oi];
+          break;
+        case OpKind::send:
+          own += routing.peer[oi] < 0 ? 0.0 : ws.op_seconds[oi];
+          break;
+        case OpKind::recv:
+          own += routing.partner[oi] < 0 || routing.peer[oi] < 0 ? 0.0 : network_.recv_overhead_s;
+          break;
+        case OpKind::collective:
+          break;  // not in a pipeline
+      }
+    }
+    pace = std::max(pace, own);
+  }
+  return pace;
+}
+
+// The breakdown of a pipeline's repeated iteration, from the replay's of
+// the first. A rank cannot run ahead of the ranks it receives from, so it
+// repeats its iteration at the pace of the busiest of them and itself (its
+// own cycle and every cycle upstream of it; the ranks after the busiest do
+// not hold it back: sends are eager); its own time is as replayed and the
+// rest of the pace is waiting. In rank order, since messages only go up.
+// The bottleneck is the busiest rank.
+void Model::steady_state(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty, Prediction& detail) const {
+  detail.iteration_s = pipeline_pace(rows, ws, any_empty);
+  const int* partner = base_partner_.data();
+  const int* peer = nullptr;
+  if (any_empty) {
+    const MessageRouting& routing = routing_for(rows, ws);
+    partner = routing.partner.data();
+    peer = routing.peer.data();
+  }
+  double busiest = -1;
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    RankBreakdown& b = detail.ranks[ri];
+    ws.clock[ri] = 0;  // its pace
+    if (rows[ri] == 0) continue;
+    const double own = b.compute_s + b.io_s + b.comm_s;
+    double pace = own;
+    for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
+      const auto oi = static_cast<std::size_t>(i);
+      if (ops_[oi].kind != OpKind::recv || partner[oi] < 0 || (peer != nullptr && peer[oi] < 0)) continue;
+      pace = std::max(pace, ws.clock[static_cast<std::size_t>(op_rank_[static_cast<std::size_t>(partner[oi])])]);
+    }
+    ws.clock[ri] = pace;
+    b.wait_s = pace - own;
+    b.total_s = pace;
+    if (own > busiest) {
+      busiest = own;
+      detail.slowest_rank = r;
+    }
+  }
+}
+
+double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view) const {
+  const bool any_empty = update_costs(rows, ws);
+  if (forward_only_ && detail == nullptr) return pipeline_pace(rows, ws, any_empty);
   // The replayed intervals, for `mheta trace` only: never on the search's path.
-  std::vector<ReplayEvent>* events = timeline && detail != nullptr ? &detail->timeline : nullptr;
+  std::vector<ReplayEvent>* events =
+      view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
     if (events == nullptr) return;
     events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
                                   op.kind == OpKind::collective ? op.index : -1});
   };
-  ws.reference.pending = false;  // this replay replaces the one a prediction left
-  const bool any_empty = update_costs(rows, ws);
   const int* partner = base_partner_.data();
   const int* peer = nullptr;  // the profile's peers: no rank is skipped
   const double* transfer = base_transfer_s_.data();
@@ -212,22 +301,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     peer = routing.peer.data();
     transfer = routing.transfer.data();
   }
-
-  // In a pipeline the ranks below the lowest one whose rows changed since
-  // the last replay keep their clocks and send times (with row weights the
-  // ranks above a change change too, never those below). Even when other
-  // ranks own no rows now: the ranks from the lowest changed one up own as
-  // many rows in total, so a rank below that sent to one of them still sends
-  // to one, and its message arrives after the new link's transfer time.
-  int resume = 0;
-  if (forward_only_ && ws.replayed && detail == nullptr) {
-    resume = ranks_;
-    for (int r = 0; r < ranks_ && resume == ranks_; ++r) {
-      if (rows[static_cast<std::size_t>(r)] != ws.replayed_rows[static_cast<std::size_t>(r)]) resume = r;
-    }
-  }
-  std::fill(ws.clock.begin() + resume, ws.clock.end(), 0.0);
-  std::copy(op_begin_.begin() + resume, op_begin_.end() - 1, ws.pc.begin() + resume);
+  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
+  std::copy(op_begin_.begin(), op_begin_.end() - 1, ws.pc.begin());
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
@@ -236,10 +311,10 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // not yet sent or a collective not everyone has reached. Every op is
   // executed once, so the cost is linear in ranks x sections plus blocked
   // visits. A message has been sent once its sender's pc is past the send.
-  int finished = resume;
+  int finished = 0;
   while (finished < ranks_) {
     bool progress = false;
-    for (int r = resume; r < ranks_; ++r) {
+    for (int r = 0; r < ranks_; ++r) {
       const auto ri = static_cast<std::size_t>(r);
       const int end = op_begin_[ri + 1];
       // In registers while the rank runs: through the workspace, every
@@ -275,7 +350,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
             ws.sent[i] = clock;
             if (out) {
-              out->comm_s += network_.send_overhead_s;
+              out->comm_s += network_.send_overhead_s + op.gap_s;
               out->io_s += message_read_seconds(r, op, ws.plans[ri]);
             }
             break;
@@ -343,8 +418,6 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     }
   }
 
-  ws.replayed = true;
-  std::copy(rows.begin(), rows.end(), ws.replayed_rows.begin());
   double slowest = 0;
   int slowest_rank = 0;
   for (int r = 0; r < ranks_; ++r) {
@@ -376,6 +449,15 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
       const double least_wait = detail->ranks[static_cast<std::size_t>(detail->slowest_rank)].wait_s;
       if (b.total_s >= slowest * (1 - 1e-12) && b.wait_s < least_wait) detail->slowest_rank = r;
     }
+    detail->first_iteration_s = slowest;
+    if (forward_only_) {
+      if (view == View::repeated) {
+        steady_state(rows, ws, any_empty, *detail);
+      } else {
+        detail->iteration_s = pipeline_pace(rows, ws, any_empty);  // the pace the first iteration is followed at
+      }
+      return detail->iteration_s;
+    }
   }
   return slowest;
 }
@@ -391,26 +473,32 @@ Prediction Model::predict(std::span<const std::int64_t> rows) const {
 }
 
 Prediction Model::predict(std::span<const std::int64_t> rows, Workspace& workspace) const {
-  check_rows(rows, ranks_, global_rows_);
-  Prediction prediction;
-  prediction.ranks.resize(static_cast<std::size_t>(ranks_));
-  evaluate(rows, workspace, &prediction);
-  // Its clocks and send times: the reference of the evaluations that follow.
-  workspace.reference.pending = chain_;
-  prediction.iterations = iterations_;
-  prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
-  return prediction;
+  return replay_view(rows, workspace, View::repeated);
+}
+
+Prediction Model::first_iteration(std::span<const std::int64_t> rows) const {
+  Workspace workspace(*this);
+  return replay_view(rows, workspace, View::first);
 }
 
 Prediction Model::timeline(std::span<const std::int64_t> rows) const {
-  check_rows(rows, ranks_, global_rows_);
   Workspace workspace(*this);
+  return replay_view(rows, workspace, View::first_timeline);
+}
+
+Prediction Model::replay_view(std::span<const std::int64_t> rows, Workspace& workspace, View view) const {
+  check_rows(rows, ranks_, global_rows_);
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
-  evaluate(rows, workspace, &prediction, true);
+  evaluate(rows, workspace, &prediction, view);
   prediction.iterations = iterations_;
-  prediction.run_s = prediction.iteration_s * static_cast<double>(iterations_);
+  prediction.run_s = run_seconds(prediction, iterations_);
   return prediction;
+}
+
+double run_seconds(const Prediction& prediction, std::int64_t iterations) {
+  if (iterations <= 0) return 0;
+  return prediction.first_iteration_s + static_cast<double>(iterations - 1) * prediction.iteration_s;
 }
 
 double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t rows) const {

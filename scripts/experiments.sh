@@ -7,7 +7,9 @@
 #
 # Usage: scripts/experiments.sh BUILD_DIR [OUT_DIR]
 #   RANKS=4            ranks (8 oversubscribes 2 cores 4x; docs/emulation.md)
-#   CONFIGS="DC IO HY1 HY2"
+#   CONFIGS="DC IO HY1 HY2"  presets, emulation files, or mix:SEED, a random
+#                      cluster (scripts/random-cluster.py) with memory relative
+#                      to each app's Blk share
 #   APPS="jacobi jacobi-prefetch cg lanczos rna"
 #   STEPS=2            steps per leg of the spectrum
 #   REPEAT=3           runs of every distribution (mheta validate --repeat)
@@ -46,6 +48,18 @@ app_command() {
   esac
 }
 
+# A Blk share of each app's distributed data per rank, for a random mix's
+# memory: rows x the profile's bytes per row (jacobi: u and v, 2 x cols x 8;
+# cg: a CSR row of the sizes above, 536 bytes; lanczos and rna: one row of
+# 8-byte values) / ranks.
+app_share_bytes() {
+  case $1 in
+    jacobi|jacobi-prefetch) echo $(( 2048 * 2 * 2048 * 8 / ranks )) ;;
+    cg) echo $(( 60000 * 536 / ranks )) ;;
+    lanczos|rna) echo $(( 1536 * 1536 * 8 / ranks )) ;;
+  esac
+}
+
 start=$(date +%s)
 summary=$out/summary.md
 {
@@ -58,13 +72,8 @@ for config in $configs; do
     not_run+=("$config (time budget spent)")
     continue
   fi
-  # One cluster per emulated configuration, measured the way the apps run.
-  cluster=$out/$config/cluster.json
-  mkdir -p "$out/$config"
-  if [ ! -f "$cluster" ]; then
-    "$mheta" run -n "$ranks" --emulate "$config" --capture off -- \
-      "$build/microbench/mheta-microbench" -o "$cluster" --budget "$microbench_budget" --progress never >/dev/null
-  fi
+  dir=$out/${config//:/-}
+  mkdir -p "$dir"
   for app in $apps; do
     if (( $(date +%s) - start > budget_s )); then
       not_run+=("$app on $config (time budget spent)")
@@ -75,14 +84,28 @@ for config in $configs; do
       not_run+=("$app on $config ($program is not built)")
       continue
     fi
-    results=$out/$config/$app.json
+    # One cluster per emulated configuration, measured the way the apps run;
+    # a random mix's memory follows each app's share, so it is one per app.
+    emulation=$config
+    cluster=$dir/cluster.json
+    if [[ $config == mix:* ]]; then
+      emulation=$dir/$app.emulation.json
+      cluster=$dir/$app.cluster.json
+      python3 "$here/random-cluster.py" --seed "${config#mix:}" --ranks "$ranks" \
+        --share-bytes "$(app_share_bytes "$app")" -o "$emulation"
+    fi
+    if [ ! -f "$cluster" ]; then
+      "$mheta" run -n "$ranks" --emulate "$emulation" --capture off -- \
+        "$build/microbench/mheta-microbench" -o "$cluster" --budget "$microbench_budget" --progress never >/dev/null
+    fi
+    results=$dir/$app.json
     echo "== $app on $config, $ranks ranks" >&2
-    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$config" --steps "$steps" --repeat "$repeat" "${capture[@]}" \
-        --cluster "$cluster" -o "$results" >"$out/$config/$app.txt"; then
-      not_run+=("$app on $config (failed: see $out/$config/$app.txt and ${results%.json}-work/logs)")
+    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$emulation" --steps "$steps" --repeat "$repeat" "${capture[@]}" \
+         --cluster "$cluster" -o "$results" >"$dir/$app.txt"; then
+      not_run+=("$app on $config (failed: see $dir/$app.txt and ${results%.json}-work/logs)")
       continue
     fi
-    "$mheta" report "$results" -o "$out/$config/$app.html" --title "$app on $config ($ranks ranks)"
+    "$mheta" report "$results" -o "$dir/$app.html" --title "$app on $config ($ranks ranks)"
     python3 - "$results" "$app" "$config" "$ranks" >>"$summary" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))

@@ -238,8 +238,7 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
     std::vector<std::int64_t> best;
     std::vector<std::int64_t> candidate;
     auto consider = [&]() {
-      // Exact when it is kept: below the round's best.
-      const double t = objective(candidate, best_s * (1 - 1e-12));
+      const double t = objective(candidate);
       if (t < best_s * (1 - 1e-12)) {
         best_s = t;
         best = candidate;

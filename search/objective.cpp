@@ -30,12 +30,6 @@ double Objective::operator()(std::span<const std::int64_t> rows) {
   return record(rows, model_.iteration_seconds(rows, workspace_));
 }
 
-double Objective::operator()(std::span<const std::int64_t> rows, double limit) {
-  if (!bounds_.contains(rows)) return std::numeric_limits<double>::infinity();
-  // A time that could become the best is always exact.
-  return record(rows, model_.iteration_seconds_if_below(rows, workspace_, std::max(limit, best_s_)));
-}
-
 model::Prediction Objective::predict(std::span<const std::int64_t> rows) {
   model::Prediction p = model_.predict(rows, workspace_);
   record(rows, p.iteration_s);

@@ -29,10 +29,6 @@ class Objective {
 
   // Predicted seconds per iteration; +infinity outside the bounds.
   double operator()(std::span<const std::int64_t> rows);
-  // The same when it is below `limit` (or below the best so far); else
-  // possibly only a value at least that (Model::iteration_seconds_if_below):
-  // for moves kept only when they beat a time. Counts as an evaluation.
-  double operator()(std::span<const std::int64_t> rows, double limit);
   // The same evaluation with every rank's breakdown (slower: allocates the breakdown).
   model::Prediction predict(std::span<const std::int64_t> rows);
 

@@ -46,4 +46,19 @@ inline CommOp collective(Collective op, std::int64_t bytes) {
   return CommOp{CommKind::collective, -1, bytes, 0, op, -1};
 }
 
+// The network of the tests of Eq 3-5 (uniform_cluster(ranks, kSend, kRecv,
+// kAlpha, kBeta)), and what a message of kBytes costs on it.
+namespace message_costs {
+constexpr double kSend = 1e-4;   // o of O->
+constexpr double kRecv = 2e-4;   // O<-
+constexpr double kAlpha = 1e-3;  // latency
+constexpr double kBeta = 1e-6;   // s per byte
+constexpr std::int64_t kBytes = 1000;
+// LogGP: a message of q bytes keeps its sender busy for O->(q) = o + q G
+// (its bytes leaving on the link), and arrives the latency after that, at
+// the link's L + q/B after the send's o.
+constexpr double kSendQ = kSend + kBeta * kBytes;
+constexpr double kTransfer = kAlpha;  // T_{0->1}(q), after the sender's O->(q)
+}  // namespace message_costs
+
 }  // namespace mheta::model::testing

@@ -1,7 +1,7 @@
-// The model keeps each rank's costs in the workspace between evaluations
-// and, in pipelines, the replay of the ranks below the first one that
-// changed. A search's sequence of distributions must give exactly the times
-// a fresh workspace gives.
+// The model keeps each rank's costs (and, in pipelines, its own time) in the
+// workspace between evaluations, and the matchings of the last sets of
+// empty ranks. A search's sequence of distributions must give exactly the
+// times a fresh workspace gives.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -65,58 +65,6 @@ TEST(WorkspaceReuse, RowWeightsMoveTheWorkOfTheRanksBetween) {
     const model::Model m(i.profile, i.cluster);
     expect_reuse_is_exact(m, random);
   }
-}
-
-// iteration_seconds_if_below as GBS uses it: a prediction, then moves of
-// rows between two ranks (near, far, emptying one) tested against limits
-// just below and just above their time. Below the limit the time must be
-// exactly a fresh workspace's; otherwise at least the limit, and within
-// 1e-9 of the time. In chains the moves are measured from the prediction.
-void expect_if_below_is_exact_below_the_limit(const model::Model& model, std::mt19937_64& random) {
-  std::vector<std::int64_t> current = model.instrumented_rows();
-  model::Workspace reused(model);
-  for (int round = 0; round < 40; ++round) {
-    model.predict(current, reused);
-    for (int k = 0; k < 12; ++k) {
-      const std::vector<std::int64_t> next = random_move(current, random);
-      model::Workspace fresh(model);
-      const double exact = model.iteration_seconds(next, fresh);
-      for (double factor : {0.0, 0.999, 1.0, 1.001, 2.0}) {
-        const double limit = exact * factor;
-        const double t = model.iteration_seconds_if_below(next, reused, limit);
-        if (exact < limit) {
-          ASSERT_EQ(t, exact) << "round " << round << " move " << k << " limit x" << factor;
-        } else {
-          ASSERT_GE(t, limit) << "round " << round << " move " << k << " limit x" << factor;
-          ASSERT_NEAR(t, exact, 1e-9 * exact) << "round " << round << " move " << k << " limit x" << factor;
-        }
-      }
-      // And the plain evaluation in the same workspace is still exact.
-      ASSERT_EQ(model.iteration_seconds(next, reused), exact) << "round " << round << " move " << k;
-    }
-    current = random_move(current, random);  // so the reference moves on
-  }
-}
-
-TEST(WorkspaceReuse, IfBelowIsExactBelowTheLimitInEveryPattern) {
-  std::mt19937_64 random(17);
-  for (Pattern p : {Pattern::pipelined, Pattern::neighbour, Pattern::reduction}) {
-    for (int trial = 0; trial < 3; ++trial) {
-      const Instance i = random_instance(random, 9 + 20 * trial, 90 * (9 + 20 * trial), p);
-      const model::Model m(i.profile, i.cluster);
-      SCOPED_TRACE(i.description);
-      expect_if_below_is_exact_below_the_limit(m, random);
-    }
-  }
-}
-
-TEST(WorkspaceReuse, IfBelowMovesTheWorkOfTheRanksBetweenWithRowWeights) {
-  std::mt19937_64 random(23);
-  Instance i = random_instance(random, 12, 1200, Pattern::pipelined);
-  std::uniform_real_distribution<double> weight(0.1, 3.0);
-  for (int r = 0; r < 1200; ++r) i.profile.row_weights.push_back(weight(random));
-  const model::Model m(i.profile, i.cluster);
-  expect_if_below_is_exact_below_the_limit(m, random);
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
  *   followed_calls isendrecv  MPI-4's MPI_Isendrecv around a ring
  *   followed_calls fromgroup  messages on communicators from MPI-4's
  *                           MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups
+ *   followed_calls largecount  MPI-4's large-count calls: MPI_Send_c to
+ *                           MPI_Recv_c, MPI_Isend_c to MPI_Irecv_c, and an
+ *                           MPI_Allreduce_c of the ranks' clocks
  *
  * The program's results go to stdout (the same with and without the
  * interposer); the virtual times to check go to stderr as name=value, with
@@ -253,6 +256,57 @@ static void isendrecv(int rank, int size, double latency) {
 #endif
 }
 
+/* MPI-4's large-count twins are followed as their functions are: rank 0
+ * sends after 40 ms of compute with MPI_Send_c, rank 1 answers at once with
+ * MPI_Isend_c; each message arrives L after it was sent. Then every rank
+ * computes 10 ms x (rank + 1) and an MPI_Allreduce_c of the clocks ends no
+ * earlier than the latest entry. */
+static void largecount(int rank, int size, double latency) {
+#if MPI_VERSION >= 4
+  int data[kCount];
+  if (rank == 0) {
+    compute_for(0.04);
+    double sent = MPI_Wtime();
+    fill(data, 11);
+    MPI_Send_c(data, kCount, MPI_INT, 1, 11, MPI_COMM_WORLD);
+    MPI_Send_c(&sent, 1, MPI_DOUBLE, 1, 12, MPI_COMM_WORLD);
+    double answer_sent = 0;
+    MPI_Request request;
+    MPI_Irecv_c(data, kCount, MPI_INT, 1, 13, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv_c(&answer_sent, 1, MPI_DOUBLE, 1, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* Rank 1's answer is what it received plus one: one line shows both. */
+    printf("largecount: answer checksum %lu\n", checksum(data, kCount));
+    fprintf(stderr, "isend_c_delay_s=%.9f expected_isend_c_delay_s=%.9f\n", arrived - answer_sent, latency);
+  } else if (rank == 1) {
+    double sent = 0;
+    MPI_Recv_c(data, kCount, MPI_INT, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    const double arrived = MPI_Wtime();
+    MPI_Recv_c(&sent, 1, MPI_DOUBLE, 0, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "send_c_delay_s=%.9f expected_send_c_delay_s=%.9f\n", arrived - sent, latency);
+    for (int i = 0; i < kCount; ++i) data[i] += 1;
+    double answer_sent = MPI_Wtime();
+    MPI_Request request;
+    MPI_Isend_c(data, kCount, MPI_INT, 0, 13, MPI_COMM_WORLD, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_Send_c(&answer_sent, 1, MPI_DOUBLE, 0, 14, MPI_COMM_WORLD);
+  }
+  compute_for(0.01 * (rank + 1));
+  double entered = MPI_Wtime();
+  double latest = 0;
+  MPI_Allreduce_c(&entered, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const double left = MPI_Wtime();
+  if (rank == 0) printf("largecount: allreduce over %d ranks\n", size);
+  /* Leaving before the latest entry would be negative. */
+  fprintf(stderr, "allreduce_c_not_before_latest=%d expected_allreduce_c_not_before_latest=1\n", left >= latest);
+#else
+  (void)size;
+  (void)latency;
+  if (rank == 0) printf("largecount: not in this MPI\n");
+#endif
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -277,8 +331,10 @@ int main(int argc, char** argv) {
     isendrecv(rank, size, latency);
   } else if (strcmp(mode, "fromgroup") == 0) {
     fromgroup(rank, size, latency);
+  } else if (strcmp(mode, "largecount") == 0) {
+    largecount(rank, size, latency);
   } else {
-    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv [LATENCY_S]\n");
+    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv|largecount [LATENCY_S]\n");
     status = 2;
   }
   fflush(stdout);
