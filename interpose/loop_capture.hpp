@@ -3,7 +3,9 @@
 // message to any other (none can ever wait for another), follows the loops
 // of its calls (period_detector.hpp) and captures one period of the loop
 // that has taken the most time so far; a loop that takes more time later is
-// captured again in its place. The ranks' captures meet at MPI_Finalize.
+// captured again in its place. The loop is captured period after period
+// while detection goes on, and the profile holds the median of the last
+// few. The ranks' captures meet at MPI_Finalize.
 // Any whole period is an iteration: a capture may begin mid-loop, the model
 // needs a whole, steady one (docs/interpose.md, "Which iteration").
 #include <cstdint>
@@ -47,6 +49,8 @@ class LoopCapture {
   std::int64_t capture_loop_ = 0;  // the loop being captured
   std::int64_t capture_end_call_ = -1;
   bool begin_pending_ = false;  // the capture begins before the next call detection sees
+  std::int64_t periods_kept_ = 0;  // of the captured loop (the last few's median is the profile's)
+  std::int64_t next_capture_at_ = 0;  // the captured loop's repetitions at which it is captured again
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)

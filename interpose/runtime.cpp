@@ -103,9 +103,14 @@ void Runtime::begin_capture() {
   refresh();
 }
 
-void Runtime::keep_timeline(double compute_s) {
+void Runtime::keep_timeline(double compute_s, bool again, std::size_t periods) {
   timeline_.add_compute(compute_s);
-  captured_timeline_ = std::move(timeline_);
+  if (!again) captured_periods_.clear();
+  while (!captured_periods_.empty() && captured_periods_.size() >= periods) {
+    captured_periods_.erase(captured_periods_.begin());
+  }
+  captured_periods_.push_back(std::move(timeline_));
+  captured_timeline_ = Timeline::median_of(captured_periods_);
   timeline_ = Timeline{};
   captured_written_.clear();
   for (const VariableSeen& v : files_.variables()) captured_written_.push_back(v.written);
@@ -119,8 +124,8 @@ void Runtime::end_capture(bool collective_point) {
   for (const auto& s : services_) s->on_capture_end(*this, collective_point);
 }
 
-void Runtime::keep_capture(double compute_s) {
-  keep_timeline(compute_s);
+void Runtime::keep_capture(double compute_s, bool again, std::size_t periods) {
+  keep_timeline(compute_s, again, periods);
   phase_ = Phase::waiting;
   for (const auto& s : services_) s->on_capture_end(*this, false);
 }
@@ -141,6 +146,7 @@ void Runtime::restart_waiting() {
   drop_capture();
   captured_ = false;
   captured_timeline_ = Timeline{};
+  captured_periods_.clear();
 }
 
 // Written in the captured iteration: a later capture, dropped or still

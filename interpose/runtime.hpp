@@ -79,8 +79,10 @@ class Runtime {
   // An automatic capture took a whole period, ending with `compute_s`
   // before the call it ends at: it is kept for the profile, and the core
   // waits again (a loop that takes more time may replace it); the services
-  // hear of its end as of any, at no point every rank reaches.
-  void keep_capture(double compute_s);
+  // hear of its end as of any, at no point every rank reaches. Another
+  // period of the loop kept before (`again`) joins the last `periods` - 1
+  // kept: the profile then holds their median (Timeline::median_of).
+  void keep_capture(double compute_s, bool again, std::size_t periods);
   // Nothing more is to be captured (automatic detection concluded); a kept
   // capture stays.
   void stop_capturing();
@@ -121,7 +123,7 @@ class Runtime {
   void pcontrol(int level);
 
  private:
-  void keep_timeline(double compute_s);
+  void keep_timeline(double compute_s, bool again = false, std::size_t periods = 1);
 
   std::mutex mutex_;
   Settings settings_;
@@ -143,6 +145,7 @@ class Runtime {
   std::int64_t iterations_ = 0;
   bool captured_ = false;
   Timeline captured_timeline_;
+  std::vector<Timeline> captured_periods_;  // of one loop, captured_timeline_ their median
   std::vector<bool> captured_written_;  // each variable: written in the captured iteration
   std::optional<model::CaptureConfidence> confidence_;
 };

@@ -1,5 +1,7 @@
 #include "interpose/timeline.hpp"
 
+#include <algorithm>
+
 namespace mheta::interpose {
 
 model::Section& Timeline::open_section() {
@@ -21,10 +23,24 @@ model::Stage& Timeline::stage_for_work() {
   return section.stages.back();
 }
 
+namespace {
+
+// A receive or a collective completed: what is computed after it may need
+// its data, so it never moves ahead of it.
+bool waited_for_others(const model::Section& section) {
+  for (const model::CommOp& op : section.comm) {
+    if (op.kind != model::CommKind::send) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void Timeline::add_compute(double seconds) {
   if (seconds <= 0) return;
   total_compute_ += seconds;
-  if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_) {
+  if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_ &&
+      !waited_for_others(sections_.back())) {
     sections_.back().stages.back().compute_s += seconds;
     return;
   }
@@ -72,6 +88,73 @@ void Timeline::mark_stage() {
   const model::Stage& stage = sections_.back().stages.back();
   if (stage.io.empty() && stage.compute_s < kMinSectionCompute && sections_.back().comm.empty()) return;
   stage_closed_ = true;
+}
+
+namespace {
+
+bool same_message(const model::CommOp& a, const model::CommOp& b) {
+  return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag && a.collective == b.collective;
+}
+
+bool same_shape(const std::vector<model::Section>& a, const std::vector<model::Section>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    if (a[s].stages.size() != b[s].stages.size() || a[s].comm.size() != b[s].comm.size()) return false;
+    for (std::size_t c = 0; c < a[s].comm.size(); ++c) {
+      if (!same_message(a[s].comm[c], b[s].comm[c])) return false;
+    }
+    for (std::size_t g = 0; g < a[s].stages.size(); ++g) {
+      const auto& x = a[s].stages[g].io;
+      const auto& y = b[s].stages[g].io;
+      if (x.size() != y.size()) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i].variable != y[i].variable || x[i].prefetch != y[i].prefetch ||
+            x[i].reads.count != y[i].reads.count || x[i].writes.count != y[i].writes.count) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+Timeline Timeline::median_of(const std::vector<Timeline>& periods) {
+  if (periods.empty()) return Timeline{};
+  Timeline out = periods.front();
+  std::vector<const Timeline*> alike;
+  for (const Timeline& p : periods) {
+    if (same_shape(p.sections_, out.sections_)) alike.push_back(&p);
+  }
+  // Each figure of each stage, taken over the periods alike.
+  const auto take = [&](auto figure) {
+    std::vector<double> values;
+    values.reserve(alike.size());
+    for (const Timeline* p : alike) values.push_back(figure(*p));
+    return median(values);
+  };
+  out.total_compute_ = 0;
+  for (std::size_t s = 0; s < out.sections_.size(); ++s) {
+    for (std::size_t g = 0; g < out.sections_[s].stages.size(); ++g) {
+      model::Stage& stage = out.sections_[s].stages[g];
+      const auto at = [s, g](const Timeline& p) -> const model::Stage& { return p.sections_[s].stages[g]; };
+      stage.compute_s = take([&](const Timeline& p) { return at(p).compute_s; });
+      out.total_compute_ += stage.compute_s;
+      for (std::size_t i = 0; i < stage.io.size(); ++i) {
+        stage.io[i].reads.seconds = take([&](const Timeline& p) { return at(p).io[i].reads.seconds; });
+        stage.io[i].writes.seconds = take([&](const Timeline& p) { return at(p).io[i].writes.seconds; });
+        stage.io[i].overlap_compute_s = take([&](const Timeline& p) { return at(p).io[i].overlap_compute_s; });
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace mheta::interpose

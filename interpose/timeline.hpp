@@ -36,9 +36,24 @@ class Timeline {
   const std::vector<model::Section>& sections() const { return sections_; }
   bool empty() const { return sections_.empty(); }
 
+  // Several captured periods of one loop as one: the first's sections,
+  // stages and messages, and for each stage the median, over the periods
+  // of the same shape (the same sections, stages, messages and variables),
+  // of its compute and of its I/O seconds. One period's compute is one
+  // sample of a time that moves from iteration to iteration (a rank's CPU
+  // time varies by tens of per cent with what shares its caches); the
+  // slowest of several ranks' single samples is well above their typical
+  // iteration, the median of a few periods is not.
+  static Timeline median_of(const std::vector<Timeline>& periods);
+
   // Gaps shorter than this between two communication calls stay in the
   // section before them instead of opening a section of their own, so an
-  // Isend/Irecv/Waitall group is one communication point, not three.
+  // Isend/Irecv/Waitall group is one communication point, not three; but
+  // never after a completed receive or collective, whose data the compute
+  // after it may need: a wavefront that receives a block, relaxes it for a
+  // few microseconds and sends it on is one section per block, not all its
+  // compute ahead of all its messages (which replays as a pipeline that
+  // never overlaps).
   static constexpr double kMinSectionCompute = 20e-6;
 
  private:

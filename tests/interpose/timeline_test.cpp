@@ -36,6 +36,59 @@ TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
   EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
 }
 
+model::CommOp recv_from(int peer, std::int64_t bytes) {
+  model::CommOp op = send_to(peer, bytes);
+  op.kind = model::CommKind::recv;
+  return op;
+}
+
+TEST(Timeline, ShortComputeAfterAReceiveStaysAfterIt) {
+  // A wavefront stage: receive a block, relax it briefly, send it on.
+  Timeline t;
+  for (int block = 0; block < 3; ++block) {
+    t.add_comm(recv_from(0, 128));
+    t.add_compute(Timeline::kMinSectionCompute / 4);
+    t.add_comm(send_to(2, 128));
+  }
+  // The first receive opens a section of no compute; every block's compute
+  // then opens its own, ahead of its send and the next block's receive.
+  ASSERT_EQ(t.sections().size(), 4u);
+  EXPECT_EQ(t.sections()[0].comm.size(), 1u);
+  for (std::size_t s = 1; s < 4; ++s) {
+    EXPECT_DOUBLE_EQ(t.sections()[s].stages[0].compute_s, Timeline::kMinSectionCompute / 4);
+    EXPECT_EQ(t.sections()[s].comm[0].kind, model::CommKind::send);
+  }
+  EXPECT_EQ(t.sections()[3].comm.size(), 1u);
+}
+
+// One period of a loop: compute, a read of variable 0, a send.
+Timeline period(double compute_s, double read_s, std::int64_t bytes = 64) {
+  Timeline t;
+  t.add_compute(compute_s);
+  t.add_io(0, false, 4096, read_s, false);
+  t.add_comm(send_to(1, bytes));
+  return t;
+}
+
+TEST(Timeline, MedianOfPeriodsTakesEachStagesMedianOverPeriodsAlike) {
+  // Five periods of one loop, one of them slow; a sixth whose message
+  // differs (another shape) is left out.
+  const std::vector<Timeline> periods = {period(0.010, 0.001), period(0.030, 0.004), period(0.011, 0.002),
+                                         period(0.012, 0.003), period(0.009, 0.002), period(1.0, 1.0, 128)};
+  const Timeline t = Timeline::median_of(periods);
+  ASSERT_EQ(t.sections().size(), 1u);
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].compute_s, 0.011);  // of 0.009 0.010 0.011 0.012 0.030
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].io[0].reads.seconds, 0.002);
+  EXPECT_EQ(t.sections()[0].stages[0].io[0].reads.count, 1);
+  EXPECT_EQ(t.sections()[0].comm[0].bytes, 64);
+  EXPECT_DOUBLE_EQ(t.total_compute(), 0.011);
+  // One period is itself; an even count takes the middle two's mean.
+  EXPECT_DOUBLE_EQ(Timeline::median_of({period(0.020, 0.001)}).sections()[0].stages[0].compute_s, 0.020);
+  EXPECT_DOUBLE_EQ(Timeline::median_of({period(0.020, 0.001), period(0.010, 0.003)}).sections()[0].stages[0]
+                       .io[0].reads.seconds, 0.002);
+  EXPECT_TRUE(Timeline::median_of({}).empty());
+}
+
 TEST(Timeline, LaterTimeOfAWriteJoinsItsRecordNotTheCount) {
   Timeline t;
   const Timeline::IoRef write = t.add_io(0, true, 4096, 0.001, false);

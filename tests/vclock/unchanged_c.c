@@ -1,7 +1,7 @@
 /* Every way a C program may receive, complete and synchronize that the
  * virtual clock must follow without changing a result: wildcard source and
  * tag receives, Testany/Waitsome/Testall polling loops, persistent requests,
- * Sendrecv, Probe and Iprobe, non-blocking collectives, MPI-IO (blocking,
+ * Sendrecv, a receive from MPI_PROC_NULL, Probe and Iprobe, non-blocking collectives, MPI-IO (blocking,
  * non-blocking, collective) and split and duplicated communicators. Only
  * integers are combined, in an order that does not depend on which message
  * arrives first, so rank 0 prints the same lines whatever the timing.
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { kMaxCount = 64, kBlock = 256, kResults = 8 };
+enum { kMaxCount = 64, kBlock = 256, kResults = 9 };
 
 typedef int64_t i64;
 
@@ -118,6 +118,22 @@ static i64 sendrecv(int rank, int size, int it) {
   fill(out, kBlock, 11 * rank + it);
   MPI_Sendrecv(out, kBlock, MPI_INT, left, 40, in, kBlock, MPI_INT, right, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return sum(in, kBlock);
+}
+
+/* An open chain: each rank receives from the one before it and sends to
+ * the one after, the ends from and to MPI_PROC_NULL, whose receive returns
+ * at once with the status MPI defines for it (source MPI_PROC_NULL, tag
+ * MPI_ANY_TAG, nothing received), which must reach the program as such. */
+static i64 open_chain(int rank, int size, int it) {
+  const int above = rank > 0 ? rank - 1 : MPI_PROC_NULL, below = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+  int block[kBlock];
+  fill(block, kBlock, 13 * rank + it);
+  MPI_Status status;
+  MPI_Recv(block, kBlock, MPI_INT, above, 45, MPI_COMM_WORLD, &status);
+  int count = -1;
+  MPI_Get_count(&status, MPI_INT, &count);
+  MPI_Send(block, kBlock, MPI_INT, below, 45, MPI_COMM_WORLD);
+  return sum(block, kBlock) + 1000 * (i64)(status.MPI_SOURCE + 3) + 100 * (i64)(status.MPI_TAG + 3) + count;
 }
 
 /* Non-blocking collectives, completed by Wait, Test polling and Waitall. */
@@ -227,6 +243,7 @@ int main(int argc, char** argv) {
     results[5] += sendrecv(rank, size, it);
     results[6] += nonblocking_collectives(rank, size, it);
     results[7] += split_and_dup(rank, it);
+    results[8] += open_chain(rank, size, it);
   }
   MPI_Request_free(&pair[0]);
   MPI_Request_free(&pair[1]);
@@ -238,7 +255,7 @@ int main(int argc, char** argv) {
   MPI_Gather(mine, kResults + 1, MPI_LONG_LONG, all, kResults + 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     static const char* names[] = {"work", "wildcard", "probe", "waitsome", "persistent",
-                                  "sendrecv", "icollectives", "split_dup", "mpi_io"};
+                                  "sendrecv", "icollectives", "split_dup", "open_chain", "mpi_io"};
     for (int r = 0; r < size; ++r) {
       printf("rank %d", r);
       for (int i = 0; i <= kResults; ++i) printf(" %s=%lld", names[i], all[r * (kResults + 1) + i]);
