@@ -1,6 +1,9 @@
 #include "interpose/timeline.hpp"
 
 #include <algorithm>
+#include <utility>
+
+#include "model/accounting.hpp"
 
 namespace mheta::interpose {
 
@@ -118,12 +121,6 @@ bool same_shape(const std::vector<model::Section>& a, const std::vector<model::S
   return true;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 }  // namespace
 
 Timeline Timeline::median_of(const std::vector<Timeline>& periods) {
@@ -138,7 +135,7 @@ Timeline Timeline::median_of(const std::vector<Timeline>& periods) {
     std::vector<double> values;
     values.reserve(alike.size());
     for (const Timeline* p : alike) values.push_back(figure(*p));
-    return median(values);
+    return model::median_of(std::move(values));
   };
   out.total_compute_ = 0;
   for (std::size_t s = 0; s < out.sections_.size(); ++s) {
