@@ -6,6 +6,7 @@
 
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
+#include "model/model.hpp"
 
 namespace mheta::interpose {
 
@@ -290,6 +291,21 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
   }
   // The reader `mheta predict` uses checks the whole document.
   return model::parse_profile(model::profile_to_json(p).dump(), "profile assembled from the captured iteration");
+}
+
+std::optional<std::string> iterations_misfit(const model::Profile& profile) {
+  // A cluster without costs, on which only the profile itself can fail:
+  // building the model pairs every message and replays the captured
+  // distribution once (model/model.cpp).
+  model::Cluster neutral;
+  neutral.nodes.resize(profile.ranks.size());
+  for (model::Node& node : neutral.nodes) node.memory_bytes = std::uint64_t{1} << 60;
+  try {
+    const model::Model model(profile, neutral);
+  } catch (const model::ModelError& error) {
+    return error.what();
+  }
+  return std::nullopt;
 }
 
 std::string_view iteration_source_name(IterationSource source) {

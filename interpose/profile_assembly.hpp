@@ -3,6 +3,7 @@
 // the variables (merged by name), the distribution the run used and each
 // rank's sections. No MPI: rank 0 runs it on the gathered records.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,14 @@ struct AssemblyInputs {
 // stays incomplete.
 inline constexpr double kIdleComputeShare = 0.05;
 std::vector<int> admit_idle_ranks(std::vector<RankRecord>& records);
+
+// Whether the ranks' captured iterations fit together, as `mheta predict`
+// will ask: every message paired, no wait that never ends. Each rank
+// captures its own period; where a loop's messages change from one
+// iteration to the next (a master serving whichever worker answers first)
+// the periods need not pair up, and the user is better told at capture
+// than by every later prediction. The problem, or nothing.
+std::optional<std::string> iterations_misfit(const model::Profile& profile);
 
 // Where the profile's `iterations` comes from (its `iterations_source`).
 enum class IterationSource {

@@ -149,6 +149,15 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
                                                          settings.stated_iterations, row_weights(settings)},
                                                         warnings);
         for (const std::string& w : warnings) warn(w);
+        if (const auto problem = iterations_misfit(profile)) {
+          warn("the ranks' captured iterations do not fit together (" + *problem +
+               "): mheta predict will refuse this profile" +
+               (settings.capture == CaptureMode::automatic
+                    ? ". Each rank captured its own period of a loop whose messages change from one iteration to the "
+                      "next; mark the program's iterations (mheta_mark_iteration(), MPI_Pcontrol) so that every rank "
+                      "captures the same one"
+                    : ""));
+        }
         model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
         written_profile().profile = profile;
         ok = 1;

@@ -174,6 +174,19 @@ TEST(ProfileAssembly, NoRankIsIdleWhenNoRankDetectedALoop) {
   EXPECT_TRUE(admit_idle_ranks(records).empty());
 }
 
+// Rank 0 captured a period that sends to rank 1 once, rank 1 one that
+// receives twice: the periods are of different iterations.
+TEST(ProfileAssembly, CapturedIterationsThatDoNotPairUpAreTold) {
+  std::vector<std::string> warnings;
+  std::vector<RankRecord> records = {record(0, 30, "v", false), record(1, 70, "v", false)};
+  EXPECT_FALSE(iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings)));
+  records[1].sections.push_back(records[1].sections[0]);
+  const auto problem = iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings));
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("rank 1"), std::string::npos) << *problem;
+  EXPECT_NE(problem->find("no matching send"), std::string::npos) << *problem;
+}
+
 TEST(ProfileAssembly, RowWeightsGoIntoTheProfileOnePerGlobalRow) {
   std::vector<double> weights(100, 1.0);
   for (std::size_t i = 0; i < 30; ++i) weights[i] = 2.5 + static_cast<double>(i);
