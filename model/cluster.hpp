@@ -89,7 +89,8 @@ struct Network {
   Link link(int from, int to) const;
   // The curve of `op`; an op without its own curve borrows the curve of the
   // closest op measured (reduce, scan, reduce_scatter -> allreduce; gather,
-  // scatter, alltoall -> allgather; bcast -> allreduce), or nullptr.
+  // scatter -> allgather; bcast -> allreduce; alltoall -> allgather, for
+  // cluster files measured before alltoall had its own), or nullptr.
   const CollectiveCurve* curve(Collective op) const;
 };
 

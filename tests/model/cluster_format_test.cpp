@@ -59,6 +59,24 @@ TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
   EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_log2p, 5e-5);
 }
 
+// A file with an alltoall curve prices alltoall by it; a file written before
+// alltoall was measured still reads, and alltoall borrows allgather's curve.
+TEST(ClusterFormat, AnAlltoallCurveIsReadAndOlderFilesBorrowAllgathers) {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  CollectiveCurve pairwise;
+  pairwise.c0 = -5e-5;
+  pairwise.c_p = 5e-5;
+  c.network.collectives[static_cast<std::size_t>(Collective::alltoall)] = pairwise;
+  Json doc = cluster_to_json(c);
+  const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+  ASSERT_NE(back.network.curve(Collective::alltoall), nullptr);
+  EXPECT_DOUBLE_EQ(back.network.curve(Collective::alltoall)->c_p, 5e-5);
+  EXPECT_NE(back.network.curve(Collective::alltoall), back.network.curve(Collective::allgather));
+  doc["network"]["collectives"].erase("alltoall");
+  const Cluster old = parse_cluster(doc.dump(), "cluster.json");
+  EXPECT_EQ(old.network.curve(Collective::alltoall), old.network.curve(Collective::allgather));
+}
+
 TEST(ClusterFormat, IgnoresConfidenceIntervalsAndUnknownFields) {
   Json doc = valid_cluster_json();
   doc["nodes"][0]["cpu_power_ci95"] = 0.01;

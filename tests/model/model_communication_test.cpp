@@ -193,6 +193,39 @@ TEST(Collectives, ARingAllgatherCostsTheOtherRanksBlocks) {
   EXPECT_NEAR(ring.seconds(8, 80), 5e-5 * 3 + 7 * 80 * 1e-6, 1e-15);
 }
 
+// A pairwise all-to-all sends its n bytes to each of the P-1 others in turn:
+// (P-1)(alpha + n beta) = -alpha + alpha P - beta n + beta n P. Four ranks
+// exchange 80 bytes per peer after 0.1 s of compute, alpha = 5e-5 s and
+// beta = 1e-6 s/byte: 3 * (5e-5 + 80e-6) = 3.9e-4 s with the all-to-all's
+// own curve. A cluster file without one (measured before alltoall had its
+// own) lends it allgather's ring curve: 5e-5 log2(4) + 3 * 80e-6 = 3.4e-4 s.
+TEST(Collectives, AnAlltoallIsPricedByItsOwnCurveElseAllgathers) {
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  for (auto& rank : p.ranks) {
+    rank.sections.push_back(Section{{compute_stage(0.1)}, {testing::collective(Collective::alltoall, 80)}});
+  }
+  Cluster c = testing::uniform_cluster(4, kSend, kRecv, kAlpha, kBeta);
+  CollectiveCurve ring;
+  ring.c_log2p = 5e-5;
+  ring.c_bytes = -1e-6;
+  ring.c_bytes_p = 1e-6;
+  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
+  const std::vector<std::int64_t> rows{10, 10, 10, 10};
+  EXPECT_NEAR(Model(p, c).predict(rows).iteration_s, 0.1 + 5e-5 * 2 + 3 * 80e-6, 1e-12);
+
+  CollectiveCurve pairwise;
+  pairwise.c0 = -5e-5;
+  pairwise.c_p = 5e-5;
+  pairwise.c_bytes = -1e-6;
+  pairwise.c_bytes_p = 1e-6;
+  c.network.collectives[static_cast<std::size_t>(Collective::alltoall)] = pairwise;
+  const Prediction own = Model(p, c).predict(rows);
+  EXPECT_NEAR(own.iteration_s, 0.1 + 3 * (5e-5 + 80e-6), 1e-12);
+  EXPECT_NEAR(own.ranks[2].comm_s, 3 * (5e-5 + 80e-6), 1e-12);
+  // The allgather keeps its own curve.
+  EXPECT_EQ(c.network.curve(Collective::allgather)->c_log2p, 5e-5);
+}
+
 // Two ranks that each compute 0.1 s on 10 rows, then gather `gathered`
 // bytes each and allreduce `reduced` bytes each.
 Model gather_model(std::int64_t gathered, std::int64_t reduced) {
