@@ -39,16 +39,21 @@ TEST(ClusterFormat, RoundTripsThroughJson) {
   EXPECT_EQ(c.network.curve(Collective::reduce), c.network.curve(Collective::allreduce));
 }
 
+// A two-rank cluster file with `curve` for `op`.
+Json json_with_curve(Collective op, const CollectiveCurve& curve) {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  c.network.collectives[static_cast<std::size_t>(op)] = curve;
+  return cluster_to_json(c);
+}
+
 // Every curve coefficient survives the round trip; a file written before
 // the ring term existed (no c_bytes_p) reads it as 0.
 TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
-  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
   CollectiveCurve ring;
   ring.c_log2p = 5e-5;
   ring.c_bytes = -1e-9;
   ring.c_bytes_p = 1e-9;
-  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
-  Json doc = cluster_to_json(c);
+  Json doc = json_with_curve(Collective::allgather, ring);
   const Cluster back = parse_cluster(doc.dump(), "cluster.json");
   ASSERT_NE(back.network.curve(Collective::allgather), nullptr);
   EXPECT_DOUBLE_EQ(back.network.curve(Collective::allgather)->c_bytes_p, 1e-9);
@@ -62,12 +67,7 @@ TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
 // A file with an alltoall curve prices alltoall by it; a file written before
 // alltoall was measured still reads, and alltoall borrows allgather's curve.
 TEST(ClusterFormat, AnAlltoallCurveIsReadAndOlderFilesBorrowAllgathers) {
-  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
-  CollectiveCurve pairwise;
-  pairwise.c0 = -5e-5;
-  pairwise.c_p = 5e-5;
-  c.network.collectives[static_cast<std::size_t>(Collective::alltoall)] = pairwise;
-  Json doc = cluster_to_json(c);
+  Json doc = json_with_curve(Collective::alltoall, {.c0 = -5e-5, .c_p = 5e-5});
   const Cluster back = parse_cluster(doc.dump(), "cluster.json");
   ASSERT_NE(back.network.curve(Collective::alltoall), nullptr);
   EXPECT_DOUBLE_EQ(back.network.curve(Collective::alltoall)->c_p, 5e-5);
