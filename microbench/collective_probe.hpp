@@ -6,7 +6,8 @@
 //       + c_bytes_p*n*p
 // is fitted by weighted least squares. n is the bytes each rank contributes:
 // the buffer of bcast and allreduce, the send block of allgather(v), the
-// block sent to each peer by alltoall.
+// block sent to each peer by alltoall, the block each rank receives of
+// reduce_scatter.
 #include <mpi.h>
 
 #include <array>

@@ -88,9 +88,10 @@ struct Network {
 
   Link link(int from, int to) const;
   // The curve of `op`; an op without its own curve borrows the curve of the
-  // closest op measured (reduce, scan, reduce_scatter -> allreduce; gather,
-  // scatter -> allgather; bcast -> allreduce; alltoall -> allgather, for
-  // cluster files measured before alltoall had its own), or nullptr.
+  // closest op measured (reduce, scan -> allreduce; gather, scatter ->
+  // allgather; bcast -> allreduce; and, for cluster files measured before
+  // they had their own, reduce_scatter -> allreduce, alltoall ->
+  // allgather), or nullptr.
   const CollectiveCurve* curve(Collective op) const;
 };
 

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <string>
+#include <utility>
 
 #include "model/cluster.hpp"
 #include "model/format_error.hpp"
@@ -64,17 +66,22 @@ TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
   EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_log2p, 5e-5);
 }
 
-// A file with an alltoall curve prices alltoall by it; a file written before
-// alltoall was measured still reads, and alltoall borrows allgather's curve.
-TEST(ClusterFormat, AnAlltoallCurveIsReadAndOlderFilesBorrowAllgathers) {
-  Json doc = json_with_curve(Collective::alltoall, {.c0 = -5e-5, .c_p = 5e-5});
-  const Cluster back = parse_cluster(doc.dump(), "cluster.json");
-  ASSERT_NE(back.network.curve(Collective::alltoall), nullptr);
-  EXPECT_DOUBLE_EQ(back.network.curve(Collective::alltoall)->c_p, 5e-5);
-  EXPECT_NE(back.network.curve(Collective::alltoall), back.network.curve(Collective::allgather));
-  doc["network"]["collectives"].erase("alltoall");
-  const Cluster old = parse_cluster(doc.dump(), "cluster.json");
-  EXPECT_EQ(old.network.curve(Collective::alltoall), old.network.curve(Collective::allgather));
+// A file with an alltoall (reduce_scatter) curve prices alltoall
+// (reduce_scatter) by it; a file written before they were measured still
+// reads, and they borrow allgather's (allreduce's) curve.
+TEST(ClusterFormat, AlltoallAndReduceScatterCurvesAreReadAndOlderFilesBorrow) {
+  for (const auto& [op, lender] : {std::pair{Collective::alltoall, Collective::allgather},
+                                  std::pair{Collective::reduce_scatter, Collective::allreduce}}) {
+    const std::string name(collective_name(op));
+    Json doc = json_with_curve(op, {.c0 = -5e-5, .c_p = 5e-5});
+    const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+    ASSERT_NE(back.network.curve(op), nullptr) << name;
+    EXPECT_DOUBLE_EQ(back.network.curve(op)->c_p, 5e-5) << name;
+    EXPECT_NE(back.network.curve(op), back.network.curve(lender)) << name;
+    doc["network"]["collectives"].erase(name);
+    const Cluster old = parse_cluster(doc.dump(), "cluster.json");
+    EXPECT_EQ(old.network.curve(op), old.network.curve(lender)) << name;
+  }
 }
 
 TEST(ClusterFormat, IgnoresConfidenceIntervalsAndUnknownFields) {
