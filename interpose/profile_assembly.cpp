@@ -300,6 +300,7 @@ std::optional<std::string> iterations_misfit(const model::Profile& profile) {
   model::Cluster neutral;
   neutral.nodes.resize(profile.ranks.size());
   for (model::Node& node : neutral.nodes) node.memory_bytes = std::uint64_t{1} << 60;
+  for (auto& curve : neutral.network.collectives) curve = model::CollectiveCurve{};
   try {
     const model::Model model(profile, neutral);
   } catch (const model::ModelError& error) {

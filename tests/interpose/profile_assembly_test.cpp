@@ -180,6 +180,12 @@ TEST(ProfileAssembly, CapturedIterationsThatDoNotPairUpAreTold) {
   std::vector<std::string> warnings;
   std::vector<RankRecord> records = {record(0, 30, "v", false), record(1, 70, "v", false)};
   EXPECT_FALSE(iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings)));
+  // A collective fits whatever the cluster will price it at.
+  std::vector<RankRecord> reducing = records;
+  for (RankRecord& r : reducing) {
+    r.sections[0].comm.push_back({model::CommKind::collective, -1, 8, 0, model::Collective::allreduce, -1});
+  }
+  EXPECT_FALSE(iterations_misfit(assemble_profile(reducing, {"prog", 0, "", 0, {}}, warnings)));
   records[1].sections.push_back(records[1].sections[0]);
   const auto problem = iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings));
   ASSERT_TRUE(problem);
