@@ -32,8 +32,9 @@ LOOP_LINE = re.compile(r"^loop:\s*(\d+) iterations,\s*([0-9.eE+-]+) s,\s*([0-9.e
 
 ROWS = 1024
 ROW_BYTES = 1024 * 8
-# The program streams its block in chunks of 64 rows: a memory of 64 rows
-# makes the model sweep it in the same chunks.
+# The program streams its block in chunks of 64 rows whatever its memory,
+# and the model prices that I/O whatever the memory too (docs/model.md, "I/O
+# the program does itself"): 64 rows of memory change nothing.
 MEMORY = 64 * ROW_BYTES
 # Source: rank 0 has a slower CPU, rank 1 a slower disk. Target: both
 # slower still, CPU and disk, so that the profile's times must be scaled by
