@@ -21,19 +21,14 @@ Usage: program_io_check.py --mheta M --mpiexec E --program ooc_mpiio --cluster c
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import run_or_exit  # noqa: E402
+
 ROWS = 1024
 ROW_BYTES = 1024 * 8
-
-
-def run(argv, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kwargs)
-    if result.returncode != 0:
-        sys.exit("FAIL: %s exited %d\n%s\n%s" % (" ".join(argv), result.returncode, result.stdout, result.stderr))
-    return result
 
 
 def captured_io(rank, which):
@@ -60,12 +55,13 @@ def main():
     path = lambda name: os.path.join(work, name)
     env = dict(os.environ, MHETA_MPIEXEC=args.mpiexec)
 
-    run([args.mheta, "run", "-n", "2", "--rows", str(ROWS), "--profile", path("profile.json"), "--",
+    run_or_exit([args.mheta, "run", "-n", "2", "--rows", str(ROWS), "--profile", path("profile.json"), "--",
          args.program, path("field.dat"), str(ROWS), "40"], env=env)
     profile = json.load(open(path("profile.json")))
     variables = profile["variables"]
     if len(variables) != 1:
-        sys.exit("FAIL: the profile names %d variables, expected the program's one file: %r" % (len(variables), variables))
+        sys.exit("FAIL: the profile names %d variables, expected the program's one file: %r"
+                 % (len(variables), variables))
     v = variables[0]
     if v.get("io") != "program_file" or v.get("per_row") is not True or v["bytes_per_row"] != ROW_BYTES:
         sys.exit("FAIL: the file is in the profile as %r, expected the program's own, per row, %d bytes a row"
@@ -88,7 +84,7 @@ def main():
     def predict(dist):
         with open(path("dist.txt"), "w") as f:
             f.write(" ".join(str(x) for x in dist) + "\n")
-        result = run([args.mheta, "predict", path("dist.txt"), "--profile", path("profile.json"),
+        result = run_or_exit([args.mheta, "predict", path("dist.txt"), "--profile", path("profile.json"),
                       "--cluster", path("cluster.json"), "--json"])
         return [rank["io_s"] for rank in json.loads(result.stdout)["ranks"]]
 
