@@ -65,7 +65,10 @@ bool alltoallv(Fn fn) {
   return fn == Fn::Alltoallv;
 }
 
-// What one rank contributes to a collective (docs/interpose.md).
+// What one rank contributes to a collective (docs/interpose.md), in the
+// unit of the cluster's curve for it and of the emulated network's price
+// (virtual_time.hpp): per peer for alltoall(v), so an alltoallv gives the
+// mean of its send counts where an alltoall gives its send count.
 std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   if (c.counts == nullptr) return type_bytes(c.count, c.type);
   int rank = 0;
@@ -75,7 +78,7 @@ std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
   if (!alltoallv(fn)) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
   std::int64_t total = 0;
   for (int i = 0; i < size; ++i) total += c.counts[i];
-  return type_bytes(total, c.type);
+  return type_bytes(total, c.type) / size;
 }
 
 // A blocking call, run by a service its own way (sleep-waiting) or as it is.
@@ -511,16 +514,6 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
   }
 }
 
-// The bytes of a collective for its cost on the emulated network
-// (virtual_time.hpp): what one rank contributes, per peer for alltoall(v).
-double clock_bytes(Fn fn, const CallInfo& c) {
-  const double bytes = static_cast<double>(collective_bytes(fn, c));
-  if (!alltoallv(fn)) return bytes;
-  int size = 1;
-  PMPI_Comm_size(c.comm, &size);
-  return bytes / size;
-}
-
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool following = rt.following();
   const bool all = following && over_all_ranks(c.comm, rt.world_size());
@@ -530,12 +523,12 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   rt.leave();
   if (entry && rc == MPI_SUCCESS) {
     if (category == Category::collective) {
-      clock.collective_completed(entry.get(), c.comm, c.collective, clock_bytes(fn, c));
+      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(collective_bytes(fn, c)));
     } else {
       std::lock_guard lock(rt.mutex());
       rt.requests().add(*c.request, {.kind = Kind::collective,
                                      .comm = c.comm,
-                                     .bytes = static_cast<std::int64_t>(clock_bytes(fn, c)),
+                                     .bytes = collective_bytes(fn, c),
                                      .io = {},
                                      .collective = c.collective,
                                      .exchange = entry});
@@ -855,7 +848,7 @@ int handle_collective_init(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::collective,
                          .comm = c.comm,
-                         .bytes = static_cast<std::int64_t>(clock_bytes(fn, c)),
+                         .bytes = collective_bytes(fn, c),
                          .io = {},
                          .collective = c.collective};
   pending.persistent = true;

@@ -145,7 +145,9 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
         {"ranks", "sub-communicators of the first p ranks"},
         {"rank_counts", m.collectives.rank_counts},
         {"bytes", m.collectives.sizes},
-        {"bytes_meaning", "bytes each rank contributes (bcast and allreduce buffer, allgather(v) send block)"},
+        {"bytes_meaning",
+         "bytes each rank contributes (bcast and allreduce buffer, allgather(v) send block, alltoall block per peer, "
+         "reduce_scatter block received)"},
         {"points", m.collectives.points},
         {"rounds", m.collectives.rounds}}},
   };

@@ -50,6 +50,18 @@ constexpr Operation kOperations[] = {
        }
        MPI_Allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.counts.data(), b.displs.data(), MPI_BYTE, c);
      }},
+    // n bytes to every peer: the send count, what the capture records for
+    // MPI_Alltoall (docs/interpose.md) and what the emulated network's
+    // (P-1)(alpha + n beta) prices (docs/emulation.md).
+    {"MPI_Alltoall", model::Collective::alltoall, true,
+     [](Buffers& b, int n, MPI_Comm c) { MPI_Alltoall(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, c); }},
+    // n bytes reduced into each rank's block: the receive count, what the
+    // capture records; its bytes follow (P-1)*n like allgather's, not the
+    // log2(P)*n of allreduce, whose curve it borrowed before.
+    {"MPI_Reduce_scatter_block(MPI_DOUBLE, MPI_SUM)", model::Collective::reduce_scatter, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       MPI_Reduce_scatter_block(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, c);
+     }},
 };
 
 struct Point {
@@ -141,7 +153,10 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
     MPI_Comm_split(comm, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[static_cast<std::size_t>(p)]);
   }
   const auto largest = static_cast<std::size_t>(result.sizes.empty() ? 8 : result.sizes.back());
-  Buffers buffers{std::vector<char>(largest, 1), std::vector<char>(largest * static_cast<std::size_t>(size)),
+  // An all-to-all sends a block to every rank, a reduce-scatter reduces one
+  // for every rank: both buffers hold P blocks.
+  Buffers buffers{std::vector<char>(largest * static_cast<std::size_t>(size), 1),
+                  std::vector<char>(largest * static_cast<std::size_t>(size)),
                   std::vector<int>(static_cast<std::size_t>(size)), std::vector<int>(static_cast<std::size_t>(size))};
 
   const double clock_offset = clock_offset_from_root(comm);

@@ -3,8 +3,11 @@
 // each operation is timed on sub-communicators of the first p ranks
 // (p = 2, 3, the powers of two and P), over a sweep of byte counts, and
 //   t(p, n) = c0 + c_log2p*log2 p + c_p*p + c_bytes*n + c_bytes_log2p*n*log2 p
+//       + c_bytes_p*n*p
 // is fitted by weighted least squares. n is the bytes each rank contributes:
-// the buffer of bcast and allreduce, the send block of allgather(v).
+// the buffer of bcast and allreduce, the send block of allgather(v), the
+// block sent to each peer by alltoall, the block each rank receives of
+// reduce_scatter.
 #include <mpi.h>
 
 #include <array>

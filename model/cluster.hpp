@@ -88,8 +88,10 @@ struct Network {
 
   Link link(int from, int to) const;
   // The curve of `op`; an op without its own curve borrows the curve of the
-  // closest op measured (reduce, scan, reduce_scatter -> allreduce; gather,
-  // scatter, alltoall -> allgather; bcast -> allreduce), or nullptr.
+  // closest op measured (reduce, scan -> allreduce; gather, scatter ->
+  // allgather; bcast -> allreduce; and, for cluster files measured before
+  // they had their own, reduce_scatter -> allreduce, alltoall ->
+  // allgather), or nullptr.
   const CollectiveCurve* curve(Collective op) const;
 };
 

@@ -85,6 +85,16 @@ def check_consistent(profile):
     return sends, collectives[0]
 
 
+def check_collective_bytes(profile, expected):
+    """Every captured collective named in `expected` ("op:bytes,...") carries those bytes on every rank."""
+    wanted = dict((op, int(b)) for op, b in (item.split(":") for item in expected.split(",") if item))
+    for r, rank in enumerate(profile["ranks"]):
+        for section in rank["sections"]:
+            for c in section["comm"]:
+                if c["op"] in wanted and c["bytes"] != wanted[c["op"]]:
+                    fail("rank %d: %s of %d bytes, expected %d" % (r, c["op"], c["bytes"], wanted[c["op"]]))
+
+
 def totals(rank):
     compute = 0.0
     io = collections.defaultdict(lambda: collections.Counter())
@@ -145,6 +155,7 @@ def cmd_unchanged(args):
         if expected_collectives and not any(collectives == expected_collectives[i:] + expected_collectives[:i]
                                             for i in range(len(expected_collectives))):
             fail("captured collectives %s, expected %s (or a rotation)" % (collectives, args.collectives))
+        check_collective_bytes(profile, args.collective_bytes)
     print("ok: output unchanged, profile consistent (%d messages, collectives %s)" % (sum(sends.values()), collectives))
 
 
@@ -592,6 +603,8 @@ def main():
     parser.add_argument("--pattern", choices=["neighbours", "collectives", "any"], default="any")
     parser.add_argument("--messages", type=int, default=0, help="unchanged: messages in one iteration, all ranks")
     parser.add_argument("--collectives", default="")
+    parser.add_argument("--collective-bytes", default="",
+                        help="unchanged: OP:BYTES,... the bytes every captured OP must carry on every rank")
     parser.add_argument("--env", action="append", default=[], help="unchanged: KEY=VALUE for the interposed run")
     parser.add_argument("--no-profile", action="store_true", help="unchanged: no rank captures an iteration, no profile is written")
     parser.add_argument("--expect-iterations", type=int, default=0, help="unchanged: the profile's iterations")

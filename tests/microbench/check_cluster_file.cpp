@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
            "network.pairs[" + std::to_string(i) + "] intervals missing");
   }
   for (const auto op : {mheta::model::Collective::barrier, mheta::model::Collective::bcast,
-                        mheta::model::Collective::allreduce, mheta::model::Collective::allgather}) {
+                        mheta::model::Collective::allreduce, mheta::model::Collective::allgather,
+                        mheta::model::Collective::alltoall, mheta::model::Collective::reduce_scatter}) {
     const std::string name(mheta::model::collective_name(op));
     const auto& curve = net.collectives[static_cast<std::size_t>(op)];
     expect(curve.has_value(), "network.collectives." + name + " missing");

@@ -7,8 +7,6 @@ and exit 2 before anything runs.
 
   emulated_rates.py --mheta MHETA --mpiexec MPIEXEC --out DIR [--tolerance 0.35]
 """
-import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -16,38 +14,18 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from checks import check, exit_if_failed  # noqa: E402
+from emulated_microbench import measure_emulated, parse_args, within  # noqa: E402
 
 NETWORK = {"latency_us": 50, "bandwidth_MBps": 117}
 
 
 def measure(args, cpu_factor, round_):
-    emulation = os.path.join(args.out, "emulate-cpu-%g.json" % cpu_factor)
-    with open(emulation, "w") as f:
-        json.dump({"format": "mheta-emulation/1", "ranks": [{"cpu_factor": cpu_factor}], "network": NETWORK}, f)
-    output = os.path.join(args.out, "cluster-cpu-%g-%d.json" % (cpu_factor, round_))
-    cmd = [args.mheta, "microbench", "-n", "2", "--emulate", emulation, "--clock", "virtual", "--budget", "3",
-           "--disk-file-bytes", "8388608", "--mpiexec", args.mpiexec, "-o", output]
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if not check(result.returncode == 0, "%s exited with %d:\n%s" % (" ".join(cmd), result.returncode, result.stderr)):
-        exit_if_failed()
-    with open(output) as f:
-        return json.load(f)
-
-
-def within(name, value, target, tolerance):
-    print("%s: %.4g (target %.4g within %.0f%%)" % (name, value, target, 100 * tolerance))
-    check(abs(value / target - 1) <= tolerance, "%s is %.4g, not %.4g within %.0f%%" % (name, value, target,
-                                                                                       100 * tolerance))
+    return measure_emulated(args, "cluster-cpu-%g-%d" % (cpu_factor, round_),
+                            {"ranks": [{"cpu_factor": cpu_factor}], "network": NETWORK})
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mheta", required=True)
-    parser.add_argument("--mpiexec", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--tolerance", type=float, default=0.35)
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    args = parse_args(__doc__, 0.35)
 
     bad = subprocess.run([args.mheta, "microbench", "-n", "2", "--clock", "sundial", "-o",
                           os.path.join(args.out, "never.json")], capture_output=True, text=True, timeout=60)

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <string>
+#include <utility>
 
 #include "model/cluster.hpp"
 #include "model/format_error.hpp"
@@ -39,16 +41,21 @@ TEST(ClusterFormat, RoundTripsThroughJson) {
   EXPECT_EQ(c.network.curve(Collective::reduce), c.network.curve(Collective::allreduce));
 }
 
+// A two-rank cluster file with `curve` for `op`.
+Json json_with_curve(Collective op, const CollectiveCurve& curve) {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  c.network.collectives[static_cast<std::size_t>(op)] = curve;
+  return cluster_to_json(c);
+}
+
 // Every curve coefficient survives the round trip; a file written before
 // the ring term existed (no c_bytes_p) reads it as 0.
 TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
-  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
   CollectiveCurve ring;
   ring.c_log2p = 5e-5;
   ring.c_bytes = -1e-9;
   ring.c_bytes_p = 1e-9;
-  c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
-  Json doc = cluster_to_json(c);
+  Json doc = json_with_curve(Collective::allgather, ring);
   const Cluster back = parse_cluster(doc.dump(), "cluster.json");
   ASSERT_NE(back.network.curve(Collective::allgather), nullptr);
   EXPECT_DOUBLE_EQ(back.network.curve(Collective::allgather)->c_bytes_p, 1e-9);
@@ -57,6 +64,24 @@ TEST(ClusterFormat, CurveTermsRoundTripAndTheRingTermDefaultsToZero) {
   const Cluster old = parse_cluster(doc.dump(), "cluster.json");
   EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_bytes_p, 0.0);
   EXPECT_DOUBLE_EQ(old.network.curve(Collective::allgather)->c_log2p, 5e-5);
+}
+
+// A file with an alltoall (reduce_scatter) curve prices alltoall
+// (reduce_scatter) by it; a file written before they were measured still
+// reads, and they borrow allgather's (allreduce's) curve.
+TEST(ClusterFormat, AlltoallAndReduceScatterCurvesAreReadAndOlderFilesBorrow) {
+  for (const auto& [op, lender] : {std::pair{Collective::alltoall, Collective::allgather},
+                                  std::pair{Collective::reduce_scatter, Collective::allreduce}}) {
+    const std::string name(collective_name(op));
+    Json doc = json_with_curve(op, {.c0 = -5e-5, .c_p = 5e-5});
+    const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+    ASSERT_NE(back.network.curve(op), nullptr) << name;
+    EXPECT_DOUBLE_EQ(back.network.curve(op)->c_p, 5e-5) << name;
+    EXPECT_NE(back.network.curve(op), back.network.curve(lender)) << name;
+    doc["network"]["collectives"].erase(name);
+    const Cluster old = parse_cluster(doc.dump(), "cluster.json");
+    EXPECT_EQ(old.network.curve(op), old.network.curve(lender)) << name;
+  }
 }
 
 TEST(ClusterFormat, IgnoresConfidenceIntervalsAndUnknownFields) {

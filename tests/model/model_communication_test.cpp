@@ -173,24 +173,61 @@ TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
   }
 }
 
-// A ring allgather: every rank passes on the P-1 blocks of the others, so
-// its cost follows (P-1)*n, the n*P term with the n term at minus its
-// coefficient. Four ranks gather 80 bytes each after 0.1 s of compute:
-// 5e-5 * log2(4) + 1e-6 * 80 * 4 - 1e-6 * 80 = 1e-4 + 2.4e-4 s.
-TEST(Collectives, ARingAllgatherCostsTheOtherRanksBlocks) {
+// Four ranks of 10 rows that each compute 0.1 s, then call `op` with
+// `bytes`.
+Profile one_collective_profile(Collective op, std::int64_t bytes) {
   Profile p = testing::empty_profile({10, 10, 10, 10});
-  for (auto& rank : p.ranks) {
-    rank.sections.push_back(Section{{compute_stage(0.1)}, {testing::collective(Collective::allgather, 80)}});
-  }
+  for (auto& rank : p.ranks) rank.sections.push_back(Section{{compute_stage(0.1)}, {testing::collective(op, bytes)}});
+  return p;
+}
+
+// A ring allgather's curve (log2 P latencies of 5e-5 s, the P-1 blocks of
+// the others at 1e-6 s/byte), on four ranks with kAlpha, kBeta links.
+Cluster ring_allgather_cluster() {
   Cluster c = testing::uniform_cluster(4, kSend, kRecv, kAlpha, kBeta);
   CollectiveCurve ring;
   ring.c_log2p = 5e-5;
   ring.c_bytes = -1e-6;
   ring.c_bytes_p = 1e-6;
   c.network.collectives[static_cast<std::size_t>(Collective::allgather)] = ring;
-  const Prediction prediction = Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10, 10});
+  return c;
+}
+
+const std::vector<std::int64_t> kFourByTen{10, 10, 10, 10};
+
+// A ring allgather: every rank passes on the P-1 blocks of the others, so
+// its cost follows (P-1)*n, the n*P term with the n term at minus its
+// coefficient. Four ranks gather 80 bytes each after 0.1 s of compute:
+// 5e-5 * log2(4) + 1e-6 * 80 * 4 - 1e-6 * 80 = 1e-4 + 2.4e-4 s.
+TEST(Collectives, ARingAllgatherCostsTheOtherRanksBlocks) {
+  const Cluster c = ring_allgather_cluster();
+  const Prediction prediction = Model(one_collective_profile(Collective::allgather, 80), c).predict(kFourByTen);
   EXPECT_NEAR(prediction.iteration_s, 0.1 + 1e-4 + 2.4e-4, 1e-12);
-  EXPECT_NEAR(ring.seconds(8, 80), 5e-5 * 3 + 7 * 80 * 1e-6, 1e-15);
+  EXPECT_NEAR(c.network.curve(Collective::allgather)->seconds(8, 80), 5e-5 * 3 + 7 * 80 * 1e-6, 1e-15);
+}
+
+// A pairwise all-to-all sends its n bytes to each of the P-1 others in turn:
+// (P-1)(alpha + n beta) = -alpha + alpha P - beta n + beta n P. Four ranks
+// exchange 80 bytes per peer after 0.1 s of compute, alpha = 5e-5 s and
+// beta = 1e-6 s/byte: 3 * (5e-5 + 80e-6) = 3.9e-4 s with the all-to-all's
+// own curve. A cluster file without one (measured before alltoall had its
+// own) lends it allgather's ring curve: 5e-5 log2(4) + 3 * 80e-6 = 3.4e-4 s.
+TEST(Collectives, AnAlltoallIsPricedByItsOwnCurveElseAllgathers) {
+  const Profile p = one_collective_profile(Collective::alltoall, 80);
+  Cluster c = ring_allgather_cluster();
+  EXPECT_NEAR(Model(p, c).predict(kFourByTen).iteration_s, 0.1 + 5e-5 * 2 + 3 * 80e-6, 1e-12);
+
+  CollectiveCurve pairwise;
+  pairwise.c0 = -5e-5;
+  pairwise.c_p = 5e-5;
+  pairwise.c_bytes = -1e-6;
+  pairwise.c_bytes_p = 1e-6;
+  c.network.collectives[static_cast<std::size_t>(Collective::alltoall)] = pairwise;
+  const Prediction own = Model(p, c).predict(kFourByTen);
+  EXPECT_NEAR(own.iteration_s, 0.1 + 3 * (5e-5 + 80e-6), 1e-12);
+  EXPECT_NEAR(own.ranks[2].comm_s, 3 * (5e-5 + 80e-6), 1e-12);
+  // The allgather keeps its own curve.
+  EXPECT_EQ(c.network.curve(Collective::allgather)->c_log2p, 5e-5);
 }
 
 // Two ranks that each compute 0.1 s on 10 rows, then gather `gathered`
