@@ -100,8 +100,12 @@ void FileVariables::note_access(MPI_File fh, int variable, FilePointer pointer, 
     }
   } else {
     // The pointer has moved past the data: the access ended where it is now.
+    // A file opened MPI_MODE_SEQUENTIAL has no position to ask for (an
+    // error, fatal under the program's MPI_ERRORS_ARE_FATAL).
+    int amode = 0;
     MPI_Offset position = 0;
-    if (PMPI_File_get_position(fh, &position) == MPI_SUCCESS &&
+    if (PMPI_File_get_amode(fh, &amode) == MPI_SUCCESS && (amode & MPI_MODE_SEQUENTIAL) == 0 &&
+        PMPI_File_get_position(fh, &position) == MPI_SUCCESS &&
         PMPI_File_get_byte_offset(fh, position, &at) == MPI_SUCCESS) {
       extent.add(std::max<MPI_Offset>(0, at - bytes), bytes);
     } else {
