@@ -621,6 +621,30 @@ int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// Where an MPI-IO call reads or writes (FileVariables::note_access).
+FilePointer file_pointer(Fn fn) {
+  switch (fn) {
+    case Fn::File_read_at:
+    case Fn::File_read_at_all:
+    case Fn::File_write_at:
+    case Fn::File_write_at_all:
+    case Fn::File_iread_at:
+    case Fn::File_iread_at_all:
+    case Fn::File_iwrite_at:
+    case Fn::File_iwrite_at_all:
+      return FilePointer::explicit_offset;
+    case Fn::File_read_shared:
+    case Fn::File_read_ordered:
+    case Fn::File_write_shared:
+    case Fn::File_write_ordered:
+    case Fn::File_iread_shared:
+    case Fn::File_iwrite_shared:
+      return FilePointer::shared;
+    default:
+      return FilePointer::individual;
+  }
+}
+
 // Blocking MPI-IO: timed, stretched by the emulated disk, recorded.
 int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   synchronize_file_call(rt, fn, c.fh);
@@ -636,6 +660,7 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   if (rt.capturing() && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
     if (write) rt.files().note_write_record(variable, ref);
+    rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
   }
   rt.file_io({fn, variable, write, bytes});
   rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
@@ -720,6 +745,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   std::lock_guard lock(rt.mutex());
   const int variable = rt.files().variable_of(c.fh);
   if (write && rt.capturing()) rt.files().note_write(variable);
+  if (rt.capturing()) rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, type_bytes(c.count, c.type));
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
     rt.requests().add(*c.request,

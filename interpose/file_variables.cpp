@@ -74,9 +74,44 @@ void FileVariables::note_write(int variable) {
   if (variable >= 0) variables_[static_cast<std::size_t>(variable)].written = true;
 }
 
-void FileVariables::forget_writes() {
+void FileVariables::begin_capture() {
   last_write_.clear();
-  for (VariableSeen& v : variables_) v.written = false;
+  for (VariableSeen& v : variables_) {
+    v.written = false;
+    v.accessed = FileExtent{};
+  }
+}
+
+// In bytes from the start of the file, whatever the view: whether a rank
+// streamed its own block of rows is a question about the file's bytes
+// (profile_assembly.cpp, per_row_bytes).
+void FileVariables::note_access(MPI_File fh, int variable, FilePointer pointer, MPI_Offset offset,
+                                std::int64_t bytes) {
+  if (variable < 0) return;
+  FileExtent& extent = variables_[static_cast<std::size_t>(variable)].accessed;
+  MPI_Offset at = 0;
+  if (pointer == FilePointer::shared) {
+    extent.unknown = true;
+  } else if (pointer == FilePointer::explicit_offset) {
+    if (PMPI_File_get_byte_offset(fh, offset, &at) == MPI_SUCCESS) {
+      extent.add(at, bytes);
+    } else {
+      extent.unknown = true;
+    }
+  } else {
+    // The pointer has moved past the data: the access ended where it is now.
+    // A file opened MPI_MODE_SEQUENTIAL has no position to ask for (an
+    // error, fatal under the program's MPI_ERRORS_ARE_FATAL).
+    int amode = 0;
+    MPI_Offset position = 0;
+    if (PMPI_File_get_amode(fh, &amode) == MPI_SUCCESS && (amode & MPI_MODE_SEQUENTIAL) == 0 &&
+        PMPI_File_get_position(fh, &position) == MPI_SUCCESS &&
+        PMPI_File_get_byte_offset(fh, position, &at) == MPI_SUCCESS) {
+      extent.add(std::max<MPI_Offset>(0, at - bytes), bytes);
+    } else {
+      extent.unknown = true;
+    }
+  }
 }
 
 void FileVariables::add_to_last_write(Timeline& timeline, int variable, double seconds) {

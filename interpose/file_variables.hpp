@@ -5,6 +5,7 @@
 // its file adds its time to.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -13,6 +14,23 @@
 #include "interpose/timeline.hpp"
 
 namespace mheta::interpose {
+
+// The bytes of a file this rank read or wrote in the captured iteration,
+// from the first to the last (absolute offsets in the file).
+struct FileExtent {
+  std::int64_t begin = -1;  // -1: nothing accessed
+  std::int64_t end = -1;
+  bool unknown = false;  // some access's place is not known (the shared file pointer)
+
+  void add(std::int64_t from, std::int64_t bytes) {
+    begin = begin < 0 ? from : std::min(begin, from);
+    end = std::max(end, from + bytes);
+  }
+};
+
+// Where an MPI-IO call reads or writes: at its explicit offset, at this
+// rank's file pointer, or at the pointer the ranks share.
+enum class FilePointer { explicit_offset, individual, shared };
 
 // A distributed variable as this rank saw it (from MPI_File_open).
 struct VariableSeen {
@@ -23,6 +41,7 @@ struct VariableSeen {
   std::int64_t file_bytes = 0;
   bool hinted = false;   // named by the mheta_variable hint
   bool written = false;  // written in the captured iteration (setup writes do not count)
+  FileExtent accessed;   // of this rank's files of the variable, in the captured iteration
 };
 
 // Not locked: the caller holds the runtime's mutex.
@@ -37,6 +56,10 @@ class FileVariables {
   // The variable `fh` holds (-1: none followed).
   int variable_of(MPI_File fh) const;
   void note_write(int variable);
+  // A captured read or write of `bytes` on `fh` (of `variable`), after the
+  // call: at `offset` (explicit_offset, in the view's units) or ending at
+  // the individual file pointer.
+  void note_access(MPI_File fh, int variable, FilePointer pointer, MPI_Offset offset, std::int64_t bytes);
   void note_write_record(int variable, Timeline::IoRef ref) { last_write_[variable] = ref; }
   void add_to_last_write(Timeline& timeline, int variable, double seconds);
   // For detection: how far this access's explicit offset is from the last
@@ -44,9 +67,9 @@ class FileVariables {
   // block through a buffer then repeats once an iteration, not once a
   // chunk, and one appending at growing offsets still repeats.
   int offset_step(MPI_File fh, MPI_Offset offset);
-  // A new capture: no write recorded yet, no variable written in it (a
-  // setup loop captured before may have written the input).
-  void forget_writes();
+  // A new capture: no write recorded yet, no variable written or accessed
+  // in it (a setup loop captured before may have written the input).
+  void begin_capture();
   const std::vector<VariableSeen>& variables() const { return variables_; }
 
  private:

@@ -1,5 +1,7 @@
 #include "interpose/profile_assembly.hpp"
 
+#include "interpose/variable_name.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -53,6 +55,52 @@ model::GenBlock distribution(const std::vector<RankRecord>& records, const Assem
   return model::block_distribution(global_rows, ranks);
 }
 
+// A rank's view of a variable (by name), or null when it has none.
+const VariableSeen* seen_by(const RankRecord& record, const std::string& name) {
+  for (const VariableSeen& v : record.variables) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+// The bytes per row of a program file whose captured reads and writes were,
+// on every rank, its own block of rows (docs/model.md, "I/O the program
+// does itself"); 0 when they were not. Each rank owning rows accessed one
+// stretch of the file, b bytes per row it owns (the same b on every rank),
+// starting at its first row's place: first row × b past a common origin in
+// a file the ranks share, the same offset in a file of its own (its name
+// holds {rank}). A log one rank appends to, a fixed-size record per rank at
+// offsets that do not follow the rows, or accesses at the shared file
+// pointer are not a block of rows.
+std::int64_t per_row_bytes(const std::string& name, const std::vector<RankRecord>& records,
+                           const model::GenBlock& distribution) {
+  const bool own_files = name.find(kRankPlaceholder) != std::string::npos;
+  std::int64_t bytes_per_row = 0;
+  std::int64_t origin = 0;
+  std::int64_t first_row = 0;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const std::int64_t rows = distribution.rows[r];
+    const VariableSeen* seen = seen_by(records[r], name);
+    const FileExtent extent = seen != nullptr ? seen->accessed : FileExtent{};
+    if (rows > 0) {
+      const std::int64_t length = extent.end - extent.begin;
+      if (extent.unknown || extent.begin < 0 || length <= 0 || length % rows != 0) return 0;
+      const std::int64_t mine = length / rows;
+      const std::int64_t my_origin = extent.begin - (own_files ? 0 : first_row * mine);
+      if (bytes_per_row == 0) {
+        bytes_per_row = mine;
+        origin = my_origin;
+      } else if (mine != bytes_per_row || my_origin != origin) {
+        return 0;
+      }
+    } else if (extent.begin >= 0 || extent.unknown) {
+      return 0;  // a rank without rows that still reads or writes it
+    }
+    first_row += rows;
+  }
+  return bytes_per_row;
+}
+
 }  // namespace
 
 Json rank_record_to_json(const RankRecord& r) {
@@ -88,7 +136,8 @@ Json rank_record_to_json(const RankRecord& r) {
                          {"local_rows", v.local_rows},
                          {"file_bytes", v.file_bytes},
                          {"hinted", v.hinted},
-                         {"written", v.written}});
+                         {"written", v.written},
+                         {"accessed", {v.accessed.begin, v.accessed.end, v.accessed.unknown}}});
   }
   return {{"rank", r.rank},
           {"complete", r.complete},
@@ -123,6 +172,8 @@ RankRecord rank_record_from_json(const Json& j) {
     seen.file_bytes = v.at("file_bytes").get<std::int64_t>();
     seen.hinted = v.at("hinted").get<bool>();
     seen.written = v.at("written").get<bool>();
+    const Json& accessed = v.at("accessed");
+    seen.accessed = {accessed.at(0).get<std::int64_t>(), accessed.at(1).get<std::int64_t>(), accessed.at(2).get<bool>()};
     r.variables.push_back(std::move(seen));
   }
   for (const Json& s : j.at("sections")) {
@@ -187,18 +238,28 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
       if (!used[r][v] && !seen.hinted) continue;
       auto [it, added] = index.try_emplace(seen.name, static_cast<int>(p.variables.size()));
       if (added) {
-        p.variables.push_back({seen.name, 0, model::Access::read_only});
+        // A file the program names to mheta is an out-of-core array (io/'s);
+        // any other is the program's own (docs/model.md).
+        p.variables.push_back({seen.name, 0, model::Access::read_only, model::VariableIo::program_file});
         bytes_per_row.push_back(0);
       }
       model::Variable& var = p.variables[static_cast<std::size_t>(it->second)];
       if (seen.written) var.access = model::Access::read_write;
+      if (seen.hinted) var.io = model::VariableIo::out_of_core_array;
       if (seen.bytes_per_row > 0) bytes_per_row[static_cast<std::size_t>(it->second)] = seen.bytes_per_row;
     }
   }
   p.distribution = distribution(records, in, hinted_global_rows, warnings);
+  // A program file's bytes per row: of the blocks its ranks streamed, if so.
   // Without a bytes_per_row hint: the largest file block over its rows.
   for (std::size_t i = 0; i < p.variables.size(); ++i) {
     std::int64_t bpr = bytes_per_row[i];
+    model::Variable& var = p.variables[i];
+    if (var.io == model::VariableIo::program_file) {
+      const std::int64_t streamed = per_row_bytes(var.name, records, p.distribution);
+      var.per_row = streamed > 0;
+      if (var.per_row) bpr = streamed;
+    }
     if (bpr <= 0) {
       for (std::size_t r = 0; r < records.size(); ++r) {
         const std::int64_t rows = p.distribution.rows[r];

@@ -96,7 +96,7 @@ void Runtime::capture_near() {
 
 void Runtime::begin_capture() {
   timeline_ = Timeline{};
-  files_.forget_writes();
+  files_.begin_capture();
   phase_ = Phase::capturing;
   for (const auto& s : services_) s->on_capture_begin(*this);
   leave();
@@ -112,8 +112,7 @@ void Runtime::keep_timeline(double compute_s, bool again, std::size_t periods) {
   captured_periods_.push_back(std::move(timeline_));
   captured_timeline_ = Timeline::median_of(captured_periods_);
   timeline_ = Timeline{};
-  captured_written_.clear();
-  for (const VariableSeen& v : files_.variables()) captured_written_.push_back(v.written);
+  captured_variables_ = files_.variables();
   captured_ = true;
 }
 
@@ -138,7 +137,7 @@ void Runtime::stop_capturing() {
 void Runtime::drop_capture() {
   phase_ = Phase::waiting;
   timeline_ = Timeline{};
-  files_.forget_writes();
+  files_.begin_capture();
   refresh();
 }
 
@@ -149,12 +148,14 @@ void Runtime::restart_waiting() {
   captured_periods_.clear();
 }
 
-// Written in the captured iteration: a later capture, dropped or still
-// going, may have changed the flags since.
+// Written and accessed in the captured iteration: a later capture, dropped
+// or still going, may have changed them since.
 std::vector<VariableSeen> Runtime::captured_variables() const {
   std::vector<VariableSeen> variables = files_.variables();
   for (std::size_t v = 0; v < variables.size(); ++v) {
-    variables[v].written = v < captured_written_.size() && captured_written_[v];
+    const bool kept = v < captured_variables_.size();
+    variables[v].written = kept && captured_variables_[v].written;
+    variables[v].accessed = kept ? captured_variables_[v].accessed : FileExtent{};
   }
   return variables;
 }

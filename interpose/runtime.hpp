@@ -146,7 +146,7 @@ class Runtime {
   bool captured_ = false;
   Timeline captured_timeline_;
   std::vector<Timeline> captured_periods_;  // of one loop, captured_timeline_ their median
-  std::vector<bool> captured_written_;  // each variable: written in the captured iteration
+  std::vector<VariableSeen> captured_variables_;  // as they were when the captured iteration was kept
   std::optional<model::CaptureConfidence> confidence_;
 };
 

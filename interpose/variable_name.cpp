@@ -13,7 +13,7 @@ std::string variable_name_from_path(const std::string& path, int rank) {
     const std::size_t end = at + number.size();
     const bool starts = at > base && separator(path[at - 1]);
     const bool ends = end == path.size() || separator(path[end]);
-    if (starts && ends) return path.substr(0, at) + "{rank}" + path.substr(end);
+    if (starts && ends) return path.substr(0, at) + std::string(kRankPlaceholder) + path.substr(end);
   }
   return path;
 }

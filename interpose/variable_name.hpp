@@ -1,6 +1,7 @@
 #pragma once
 // The name of a variable opened without the mheta_variable hint: its path.
 #include <string>
+#include <string_view>
 
 namespace mheta::interpose {
 
@@ -8,5 +9,8 @@ namespace mheta::interpose {
 // (a whole part between '.', '_' or '-') becomes "{rank}": every rank then
 // names the same variable the same way.
 std::string variable_name_from_path(const std::string& path, int rank);
+
+// What stands for the rank's number in such a name.
+inline constexpr std::string_view kRankPlaceholder = "{rank}";
 
 }  // namespace mheta::interpose

@@ -34,7 +34,10 @@ Model::Model(const Profile& profile, const Cluster& cluster)
   icla_options_.buffers = profile.prefetch ? 2 : 1;
   for (const Variable& v : profile.variables) {
     variable_bytes_per_row_.push_back(v.bytes_per_row);
-    row_bytes_ += static_cast<std::uint64_t>(v.bytes_per_row);
+    const bool program_file = v.io == VariableIo::program_file;
+    program_file_.push_back(program_file ? 1 : 0);
+    // A program's own file is not held in memory by the ICLA policy.
+    if (!program_file) row_bytes_ += static_cast<std::uint64_t>(v.bytes_per_row);
   }
   if (!profile.row_weights.empty()) {
     row_weight_prefix_.resize(profile.row_weights.size() + 1, 0.0);
@@ -125,6 +128,10 @@ void Model::compile_rank(int rank, const Profile& profile) {
     for (const Stage& stage : section.stages) {
       block.compute_s += scale.cpu * stage.compute_s;
       for (const StageIo& io : stage.io) {
+        if (program_file_[static_cast<std::size_t>(io.variable)] != 0) {
+          add_program_io(block, rank, io, profile.variables[static_cast<std::size_t>(io.variable)].per_row);
+          continue;
+        }
         const double owned =
             static_cast<double>(rows) * static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(io.variable)]);
         io_terms_.push_back(IoTerm{io.variable, static_cast<double>(io.reads.bytes) / owned,
@@ -137,7 +144,7 @@ void Model::compile_rank(int rank, const Profile& profile) {
     if (s == 0 && !profile.forced_out_of_core) {
       for (int m = 0; m < variables_; ++m) {
         const auto i = static_cast<std::size_t>(m);
-        if (reads[i].count > 0 || writes[i].count > 0) continue;
+        if (reads[i].count > 0 || writes[i].count > 0 || program_file_[i] != 0) continue;
         const bool read_write = profile.variables[i].access == Access::read_write;
         io_terms_.push_back(IoTerm{m, 1.0, read_write ? 1.0 : 0.0, profile.prefetch});
       }
@@ -161,6 +168,26 @@ void Model::compile_rank(int rank, const Profile& profile) {
           break;
       }
     }
+  }
+}
+
+// A stage's I/O on a program's own file, at the rank's calibrated request
+// overheads and per-byte latencies (the same calibrate_io as an array's, so
+// the captured iteration's own time comes back): count·O + bytes·r for the
+// reads, likewise for the writes. Not Eq 1: the program chose its requests,
+// memory did not. Its bytes were the rank's block of rows (per_row): a rank
+// with other rows moves bytes, and makes requests, in proportion;
+// otherwise the same at any rows.
+void Model::add_program_io(Block& block, int rank, const StageIo& io, bool per_row) const {
+  const RankVariable& v = rank_variables_[static_cast<std::size_t>(rank * variables_ + io.variable)];
+  const double seconds = static_cast<double>(io.reads.count) * v.read_overhead_s +
+                         static_cast<double>(io.reads.bytes) * v.read_s_per_byte +
+                         static_cast<double>(io.writes.count) * v.write_overhead_s +
+                         static_cast<double>(io.writes.bytes) * v.write_s_per_byte;
+  if (per_row) {
+    block.program_io_per_row_s += seconds / static_cast<double>(captured_rows_[static_cast<std::size_t>(rank)]);
+  } else {
+    block.program_io_s += seconds;
   }
 }
 

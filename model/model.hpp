@@ -170,6 +170,12 @@ class Model {
     double compute_s;
     int io_begin;
     int io_end;
+    // I/O on the program's own files (docs/model.md, "I/O the program does
+    // itself"): paid whatever the memory, the same at any rows ...
+    double program_io_s = 0;
+    // ... plus this much per row the rank owns (files it streamed its block
+    // of rows through).
+    double program_io_per_row_s = 0;
   };
   struct IoTerm {
     int variable;
@@ -186,6 +192,7 @@ class Model {
   };
 
   void compile_rank(int rank, const Profile& profile);
+  void add_program_io(Block& block, int rank, const StageIo& io, bool per_row) const;
   Slowdown normalization(int rank, const RankProfile& captured, const Node& node);
   void compile_collectives();
   void compile_messages();
@@ -217,7 +224,8 @@ class Model {
   Network network_;
   std::vector<Node> nodes_;
   std::vector<std::int64_t> variable_bytes_per_row_;
-  std::uint64_t row_bytes_ = 0;  // one row of every distributed variable
+  std::vector<char> program_file_;  // per variable: a program's own file, not an out-of-core array
+  std::uint64_t row_bytes_ = 0;  // one row of every out-of-core array (what memory must hold)
   std::vector<double> row_weight_prefix_;  // empty: every row weighs 1
   std::vector<std::int64_t> captured_rows_;
   std::vector<double> captured_work_;

@@ -79,6 +79,18 @@ class ProfileReader {
       } else {
         f_.fail(field_path(path, "access"), "must be \"read_only\" or \"read_write\", got \"" + access + "\"");
       }
+      if (f_.optional_member(variables[i], "io", path)) {
+        const std::string io = f_.string(variables[i], "io", path);
+        if (io == "program_file") {
+          v.io = VariableIo::program_file;
+        } else if (io != "out_of_core_array") {
+          f_.fail(field_path(path, "io"), "must be \"out_of_core_array\" or \"program_file\", got \"" + io + "\"");
+        }
+      }
+      v.per_row = f_.boolean_or(variables[i], "per_row", path, false);
+      if (v.per_row && v.io != VariableIo::program_file) {
+        f_.fail(field_path(path, "per_row"), "applies to a program_file only (an out-of-core array's I/O follows its rows)");
+      }
       p.variables.push_back(std::move(v));
     }
     check_total_bytes(p);
@@ -251,9 +263,14 @@ Profile read_profile(const std::filesystem::path& path) {
 Json profile_to_json(const Profile& p) {
   Json variables = Json::array();
   for (const Variable& v : p.variables) {
-    variables.push_back({{"name", v.name},
-                         {"bytes_per_row", v.bytes_per_row},
-                         {"access", v.access == Access::read_only ? "read_only" : "read_write"}});
+    Json variable = {{"name", v.name},
+                     {"bytes_per_row", v.bytes_per_row},
+                     {"access", v.access == Access::read_only ? "read_only" : "read_write"}};
+    if (v.io == VariableIo::program_file) {
+      variable["io"] = "program_file";
+      variable["per_row"] = v.per_row;
+    }
+    variables.push_back(std::move(variable));
   }
   Json ranks = Json::array();
   for (std::size_t r = 0; r < p.ranks.size(); ++r) {

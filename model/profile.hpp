@@ -24,10 +24,24 @@ inline constexpr std::string_view kProfileFormat = "mheta-profile/1";
 
 enum class Access { read_only, read_write };
 
+// Whose decision a variable's I/O is (docs/model.md, "I/O the program does
+// itself"). An out-of-core array (io/'s local arrays, named by the
+// mheta_variable hint) is read and written in ICLAs when the rank's memory
+// cannot hold it, and not at all when it can (MHETA §4.2.1). A program's own
+// file (any other file it reads or writes with MPI-IO) is read and written
+// as the program does it, whatever the memory.
+enum class VariableIo { out_of_core_array, program_file };
+
 struct Variable {
   std::string name;
   std::int64_t bytes_per_row = 0;
   Access access = Access::read_write;
+  VariableIo io = VariableIo::out_of_core_array;
+  // A program file only: what each rank read and wrote of it was its own
+  // block of rows (bytes_per_row bytes a row), so a rank with other rows
+  // moves bytes in proportion; false: the same bytes whatever its rows (a
+  // checkpoint of fixed size, a log).
+  bool per_row = false;
 };
 
 struct IoStats {

@@ -34,7 +34,10 @@ double Model::redistribution_seconds(std::span<const std::int64_t> from, std::sp
   std::vector<int> reads(static_cast<std::size_t>(ranks_), 0);
   std::vector<int> writes(static_cast<std::size_t>(ranks_), 0);
   std::int64_t bytes_per_row = 0;
-  for (std::int64_t b : variable_bytes_per_row_) bytes_per_row += b;
+  // Only the out-of-core arrays move: a program's own files stay as they are.
+  for (int m = 0; m < variables_; ++m) {
+    if (program_file_[static_cast<std::size_t>(m)] == 0) bytes_per_row += variable_bytes_per_row_[static_cast<std::size_t>(m)];
+  }
   std::vector<std::int64_t> moved_out(static_cast<std::size_t>(ranks_), 0);
   for (const RowTransfer& t : transfers) {
     const double bytes = static_cast<double>(t.rows * bytes_per_row);
@@ -51,6 +54,7 @@ double Model::redistribution_seconds(std::span<const std::int64_t> from, std::sp
     const bool keeps = from[ri] - moved_out[ri] > 0;
     const DiskCosts& disk = nodes_[ri].disk;
     for (int m = 0; m < variables_; ++m) {
+      if (program_file_[static_cast<std::size_t>(m)] != 0) continue;
       const RankVariable& v = rank_variables_[ri * static_cast<std::size_t>(variables_) + static_cast<std::size_t>(m)];
       const double row_bytes = static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(m)]);
       // The new local arrays are written beside the old ones, so the rows a

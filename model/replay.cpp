@@ -49,9 +49,12 @@ double Model::compute_scale(int rank, std::int64_t first_row, std::int64_t rows,
 }
 
 double Model::block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const {
-  if (plan.in_core) return 0;  // T_psi = 0 in core
+  if (rows == 0) return 0;  // a rank without rows takes no part (like io/)
+  // The program's own files, in core or not (docs/model.md, "I/O the
+  // program does itself").
+  double seconds = block.program_io_s + block.program_io_per_row_s * static_cast<double>(rows);
+  if (plan.in_core) return seconds;  // T_psi = 0 in core
   const DiskCosts& disk = nodes_[static_cast<std::size_t>(rank)].disk;
-  double seconds = 0;
   for (int t = block.io_begin; t < block.io_end; ++t) {
     const IoTerm& term = io_terms_[static_cast<std::size_t>(t)];
     const std::int64_t bytes_per_row = variable_bytes_per_row_[static_cast<std::size_t>(term.variable)];

@@ -2,6 +2,7 @@
 printed and remembered, the driver goes on to check the rest, and
 `exit_if_failed()` ends it with status 1 so ctest reports every failure of a
 run at once, not only the first."""
+import subprocess
 import sys
 
 FAILURES = []
@@ -17,3 +18,12 @@ def check(condition, message):
 def exit_if_failed():
     if FAILURES:
         sys.exit(1)
+
+
+def run_or_exit(argv, **kwargs):
+    """Runs argv (stdout and stderr captured as text); a non-zero exit ends
+    the driver at once with both, since nothing after it can be checked."""
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kwargs)
+    if result.returncode != 0:
+        sys.exit("FAIL: %s exited %d\n%s\n%s" % (" ".join(argv), result.returncode, result.stdout, result.stderr))
+    return result

@@ -24,16 +24,19 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import run_or_exit  # noqa: E402
 
 LOOP_LINE = re.compile(r"^loop:\s*(\d+) iterations,\s*([0-9.eE+-]+) s,\s*([0-9.eE+-]+) s per iteration\s*$", re.M)
 
 ROWS = 1024
 ROW_BYTES = 1024 * 8
-# The program streams its block in chunks of 64 rows: a memory of 64 rows
-# makes the model sweep it in the same chunks.
+# The program streams its block in chunks of 64 rows whatever its memory,
+# and the model prices that I/O whatever the memory too (docs/model.md, "I/O
+# the program does itself"): 64 rows of memory change nothing.
 MEMORY = 64 * ROW_BYTES
 # Source: rank 0 has a slower CPU, rank 1 a slower disk. Target: both
 # slower still, CPU and disk, so that the profile's times must be scaled by
@@ -44,13 +47,6 @@ SOURCE = {"format": "mheta-emulation/1", "name": "source",
 TARGET = {"format": "mheta-emulation/1", "name": "target",
           "ranks": [{"cpu_factor": 6, "io_factor": 6, "memory_bytes": MEMORY},
                     {"cpu_factor": 6, "io_factor": 6, "memory_bytes": MEMORY}]}
-
-
-def run(argv, **kwargs):
-    result = subprocess.run(argv, capture_output=True, text=True, timeout=600, **kwargs)
-    if result.returncode != 0:
-        sys.exit("FAIL: %s exited %d\n%s\n%s" % (" ".join(argv), result.returncode, result.stdout, result.stderr))
-    return result
 
 
 def error(a, b):
@@ -74,14 +70,14 @@ def main():
         with open(path(name), "w") as f:
             json.dump(emulation, f)
 
-    run([args.mheta, "microbench", "-n", "2", "--emulate", path("target.json"), "--budget", "10",
+    run_or_exit([args.mheta, "microbench", "-n", "2", "--emulate", path("target.json"), "--budget", "10",
          "-o", path("target-cluster.json"), "--mpiexec", args.mpiexec, "--program", args.microbench])
     cluster = json.load(open(path("target-cluster.json")))
     for i, node in enumerate(cluster["nodes"]):
         if node.get("slowdown") != {"cpu": 6, "io": 6}:
             sys.exit("FAIL: target cluster node %d states slowdown %r, expected cpu 6, io 6" % (i, node.get("slowdown")))
 
-    run([args.mheta, "run", "-n", "2", "--emulate", path("source.json"), "--rows", str(ROWS),
+    run_or_exit([args.mheta, "run", "-n", "2", "--emulate", path("source.json"), "--rows", str(ROWS),
          "--profile", path("profile.json"), "--", args.program, path("capture.dat"), str(ROWS), "40"], env=env)
     profile = json.load(open(path("profile.json")))
     rates = [rank.get("slowdown") for rank in profile["ranks"]]
@@ -91,7 +87,7 @@ def main():
         f.write(" ".join(str(r) for r in profile["distribution"]) + "\n")
 
     def predict(profile_file):
-        result = run([args.mheta, "predict", path("dist.txt"), "--profile", profile_file,
+        result = run_or_exit([args.mheta, "predict", path("dist.txt"), "--profile", profile_file,
                       "--cluster", path("target-cluster.json"), "--json"])
         return json.loads(result.stdout)["iteration_s"], result.stderr
 
@@ -106,8 +102,8 @@ def main():
     if "records no rates" not in warning:
         sys.exit("FAIL: mheta predict did not warn about a profile without rates: %r" % warning)
 
-    measured_run = run([args.mheta, "run", "-n", "2", "--emulate", path("target.json"), "--capture", "off", "--",
-                        args.program, path("target.dat"), str(ROWS), "40"], env=env)
+    measured_run = run_or_exit([args.mheta, "run", "-n", "2", "--emulate", path("target.json"), "--capture", "off",
+                                "--", args.program, path("target.dat"), str(ROWS), "40"], env=env)
     loop = LOOP_LINE.search(measured_run.stdout)
     if not loop:
         sys.exit("FAIL: no loop line in the target run's output:\n" + measured_run.stdout)

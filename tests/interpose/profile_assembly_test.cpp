@@ -158,6 +158,61 @@ TEST(ProfileAssembly, TheProfileTextSaysWhereItsIterationsComeFromAndStillReads)
   EXPECT_NE(iteration_source_name(IterationSource::stated), iteration_source_name(IterationSource::counted));
 }
 
+// Rows 30 and 70 (hinted), each rank having read and written [begin, end)
+// of the unhinted file `name` in the captured iteration.
+model::Profile with_extents(const std::string& name, FileExtent rank0, FileExtent rank1, bool hinted = false) {
+  RankRecord a = record(0, 30, name, true);
+  RankRecord b = record(1, 70, name, true);
+  a.variables[0].accessed = rank0;
+  b.variables[0].accessed = rank1;
+  a.variables[0].hinted = b.variables[0].hinted = hinted;
+  std::vector<std::string> warnings;
+  return assemble_profile({a, b}, {"prog", 0, "", 0, {}}, warnings);
+}
+
+TEST(ProgramFiles, EachRanksBlockOfASharedFileFollowsTheRows) {
+  // 100 bytes a row: rank 0 rows 0-29, rank 1 rows 30-99, after a 512-byte header.
+  const auto p = with_extents("/d/field.dat", {512, 512 + 3000}, {512 + 3000, 512 + 10000});
+  ASSERT_EQ(p.variables.size(), 1u);
+  EXPECT_EQ(p.variables[0].io, model::VariableIo::program_file);
+  EXPECT_TRUE(p.variables[0].per_row);
+  EXPECT_EQ(p.variables[0].bytes_per_row, 100);
+}
+
+TEST(ProgramFiles, EachRanksOwnFileFollowsTheRowsFromTheSameOffset) {
+  EXPECT_TRUE(with_extents("/d/x.{rank}.bin", {0, 3000}, {0, 7000}).variables[0].per_row);
+  EXPECT_FALSE(with_extents("/d/x.{rank}.bin", {0, 3000}, {100, 7100}).variables[0].per_row);
+}
+
+TEST(ProgramFiles, AccessesThatAreNotTheRanksRowsCostTheSameAtAnyRows) {
+  // The same 2100 bytes each (a fixed-size record per rank): 70 a row on
+  // rank 0, 30 on rank 1.
+  EXPECT_FALSE(with_extents("/d/ckpt.dat", {0, 2100}, {2100, 4200}).variables[0].per_row);
+  // 100 bytes a row on both, but rank 1's block is not where its rows are.
+  EXPECT_FALSE(with_extents("/d/ckpt.dat", {0, 3000}, {5000, 12000}).variables[0].per_row);
+  // A log only rank 0 writes.
+  EXPECT_FALSE(with_extents("/d/log.txt", {0, 3000}, {}).variables[0].per_row);
+  // At the shared file pointer: where is not known.
+  EXPECT_FALSE(with_extents("/d/field.dat", {0, 3000}, {3000, 10000, true}).variables[0].per_row);
+  EXPECT_EQ(with_extents("/d/log.txt", {0, 3000}, {}).variables[0].io, model::VariableIo::program_file);
+}
+
+TEST(ProgramFiles, AFileNamedByTheHintIsAnOutOfCoreArray) {
+  const auto p = with_extents("A", {0, 2400}, {0, 5600}, true);
+  EXPECT_EQ(p.variables[0].io, model::VariableIo::out_of_core_array);
+  EXPECT_FALSE(p.variables[0].per_row);
+  EXPECT_EQ(p.variables[0].bytes_per_row, 80);  // the file's bytes over its rows, as before
+}
+
+TEST(ProgramFiles, TheAccessedBytesSurviveTheTripToRankZero) {
+  RankRecord r = record(1, 70, "v", true);
+  r.variables[0].accessed = {3000, 10000, true};
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(r).dump()));
+  EXPECT_EQ(back.variables[0].accessed.begin, 3000);
+  EXPECT_EQ(back.variables[0].accessed.end, 10000);
+  EXPECT_TRUE(back.variables[0].accessed.unknown);
+}
+
 TEST(VariableName, TheRankNumberInAFileNameBecomesAPlaceholder) {
   EXPECT_EQ(variable_name_from_path("/d/A.3.h5", 3), "/d/A.{rank}.h5");
   EXPECT_EQ(variable_name_from_path("/run3/x_3", 3), "/run3/x_{rank}");
