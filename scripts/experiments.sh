@@ -16,9 +16,22 @@
 #   CAPTURE_ITERATION= iteration to capture (default: the interposer's, 2)
 #   BUDGET_MINUTES=30  no new configuration is started after this
 #   MICROBENCH_BUDGET=20  seconds to measure each emulated cluster
+#   CLOCK=             virtual or wall: the clock of every emulated run, the
+#                      cluster's microbenchmark as well as the validation's
+#                      (mheta run/validate --clock); unset: their default,
+#                      the virtual clock. The cluster file is then named
+#                      cluster.CLOCK.json, so a cluster measured under one
+#                      clock is never reused under the other
 #   UPDATE_DOCS=1      replace the generated table in docs/results.md
 # Resumable: rerun with the same OUT_DIR and finished work is skipped.
 set -euo pipefail
+clock=()
+clock_suffix=
+case ${CLOCK:-} in
+  '') ;;
+  virtual|wall) clock=(--clock "$CLOCK"); clock_suffix=.$CLOCK ;;
+  *) echo "experiments.sh: CLOCK=$CLOCK: expected virtual or wall" >&2; exit 2 ;;
+esac
 build=$(cd "${1:?usage: experiments.sh BUILD_DIR [OUT_DIR]}" && pwd)
 out=$(mkdir -p "${2:-experiments}" && cd "${2:-experiments}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,20 +100,20 @@ for config in $configs; do
     # One cluster per emulated configuration, measured the way the apps run;
     # a random mix's memory follows each app's share, so it is one per app.
     emulation=$config
-    cluster=$dir/cluster.json
+    cluster=$dir/cluster$clock_suffix.json
     if [[ $config == mix:* ]]; then
       emulation=$dir/$app.emulation.json
-      cluster=$dir/$app.cluster.json
+      cluster=$dir/$app.cluster$clock_suffix.json
       python3 "$here/random-cluster.py" --seed "${config#mix:}" --ranks "$ranks" \
         --share-bytes "$(app_share_bytes "$app")" -o "$emulation"
     fi
     if [ ! -f "$cluster" ]; then
-      "$mheta" run -n "$ranks" --emulate "$emulation" --capture off -- \
+      "$mheta" run -n "$ranks" --emulate "$emulation" "${clock[@]}" --capture off -- \
         "$build/microbench/mheta-microbench" -o "$cluster" --budget "$microbench_budget" --progress never >/dev/null
     fi
     results=$dir/$app.json
     echo "== $app on $config, $ranks ranks" >&2
-    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$emulation" --steps "$steps" --repeat "$repeat" "${capture[@]}" \
+    if ! "$mheta" validate -n "$ranks" --app "$(app_command "$app")" --emulate "$emulation" "${clock[@]}" --steps "$steps" --repeat "$repeat" "${capture[@]}" \
          --cluster "$cluster" -o "$results" >"$dir/$app.txt"; then
       not_run+=("$app on $config (failed: see $dir/$app.txt and ${results%.json}-work/logs)")
       continue
@@ -122,7 +135,7 @@ EOF
 done
 {
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s, steps $steps, $repeat runs each, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(( $(date +%s) - start )) s, steps $steps, $repeat runs each, ${CLOCK:-default (virtual)} clock, load average $(cut -d' ' -f1-3 /proc/loadavg)."
   for item in "${not_run[@]+"${not_run[@]}"}"; do echo "Not run: $item."; done
 } >>"$summary"
 cat "$summary"
