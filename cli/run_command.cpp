@@ -1,6 +1,6 @@
 // mheta run -n N [--emulate PRESET|FILE] [--clock virtual|wall] [--capture MODE] [--rows R] [--dist FILE]
 //           [--iterations N] [--row-weights FILE] [--profile OUT] [--accounting OUT]
-//           [--accounting-call MPI_Name[:k]] [--wait sleep|spin]
+//           [--accounting-call MPI_Name[:k][,...]] [--wait sleep|spin]
 //           [--launcher L] [--] ./prog args
 //
 // Runs an unmodified MPI program under a launcher with libmheta-interpose.so
@@ -28,6 +28,7 @@
 #include "cli/whole_number.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
+#include "model/accounting.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/profile.hpp"
@@ -109,8 +110,9 @@ void check_profile_writable(const std::string& profile) {
 int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
-  if (!o.accounting_call.empty() && !is_call(o.accounting_call)) {
-    throw UsageError("--accounting-call " + o.accounting_call + ": expected MPI_Name[:k]");
+  if (!o.accounting_call.empty() && !model::is_call_list(o.accounting_call)) {
+    throw UsageError("--accounting-call " + o.accounting_call +
+                     ": expected MPI_Name[:k], or one per rank separated by commas");
   }
   if (!o.wait.empty() && o.wait != "sleep" && o.wait != "spin") throw UsageError("--wait must be sleep or spin");
   if (!is_clock_mode(o.clock)) throw UsageError(clock_usage(o.clock));
@@ -198,7 +200,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--profile", o->profile, "Where to write the profile")->capture_default_str();
   cmd->add_option("--accounting-call", o->accounting_call,
                   "With --capture off: every k-th call of this function ends an accounted iteration "
-                  "(MHETA_ACCOUNTING_CALL, MPI_Name[:k])");
+                  "(MHETA_ACCOUNTING_CALL, MPI_Name[:k], or one per rank separated by commas)");
   cmd->add_option("--accounting", o->accounting,
                   "Where to write every iteration's compute, I/O, communication and waiting per rank "
                   "(MHETA_ACCOUNTING; default: none)");

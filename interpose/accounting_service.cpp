@@ -55,6 +55,25 @@ const char* boundary_name(int boundary) {
   return kNames[boundary];
 }
 
+// The ranks' boundary calls, (function, every) per rank, as
+// MHETA_ACCOUNTING_CALL takes them: "MPI_Name:k" when every rank's is the
+// same, else one per rank separated by commas, empty for a rank without
+// one (a rank idle in the loop); empty when no rank has one.
+std::string call_list(const std::vector<std::int64_t>& calls) {
+  std::vector<std::string> each;
+  bool any = false;
+  for (std::size_t r = 0; r + 1 < calls.size(); r += 2) {
+    const bool known = calls[r] >= 0 && calls[r] < static_cast<std::int64_t>(Fn::count_);
+    any = any || known;
+    each.push_back(known ? std::string(fn_name(static_cast<Fn>(calls[r]))) + ":" + std::to_string(calls[r + 1]) : "");
+  }
+  if (!any) return "";
+  if (std::all_of(each.begin(), each.end(), [&](const std::string& c) { return c == each.front(); })) return each.front();
+  std::string list;
+  for (const std::string& c : each) list += (list.empty() ? "" : ",") + c;
+  return list;
+}
+
 }  // namespace
 
 double AccountingService::now(Runtime& rt) const { return rt.clock().on() ? rt.clock().now() : now_s(); }
@@ -196,6 +215,12 @@ void AccountingService::on_finish(Runtime& rt) {
   }
   std::vector<double> all(static_cast<std::size_t>(total));
   PMPI_Gatherv(flat.data(), mine, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0, comm_);
+  // Each rank's boundary call: ranks of one loop may end their iterations
+  // at different calls (a boundary rank of a grid sends fewer messages).
+  const int counted = g_boundary_fn.load(std::memory_order_relaxed);
+  const std::array<std::int64_t, 2> my_call = {boundary_ == Boundary::call ? counted : -1, boundary_every()};
+  std::vector<std::int64_t> calls(rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(my_call.data(), 2, MPI_INT64_T, calls.data(), 2, MPI_INT64_T, 0, comm_);
   int virtual_everywhere = virtual_ ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &virtual_everywhere, 1, MPI_INT, MPI_MIN, comm_);
   PMPI_Comm_free(&comm_);
@@ -203,10 +228,7 @@ void AccountingService::on_finish(Runtime& rt) {
   model::Accounting accounting;
   accounting.clock = virtual_everywhere ? "virtual" : "wall";
   accounting.boundary = boundary_name(static_cast<int>(boundary_));
-  const int counted = g_boundary_fn.load(std::memory_order_relaxed);
-  if (boundary_ == Boundary::call && counted >= 0) {
-    accounting.call = std::string(fn_name(static_cast<Fn>(counted))) + ":" + std::to_string(boundary_every());
-  }
+  if (boundary_ == Boundary::call) accounting.call = call_list(calls);
   for (std::size_t r = 0; r < counts.size(); ++r) {
     std::vector<model::IterationTerms>& records = accounting.ranks.emplace_back();
     for (int k = 0; k < counts[r]; k += kFields) {

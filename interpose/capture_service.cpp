@@ -20,7 +20,7 @@ void CaptureService::on_start(Runtime& rt) {
   }
   std::lock_guard lock(rt.mutex());
   if (mode_ == CaptureMode::automatic) {
-    loop_.start(rt.last_exit());
+    loop_.start(rt);
     rt.capture_near();  // detection cannot tell in advance which iteration it captures
   } else if (mode_ == CaptureMode::mark || mode_ == CaptureMode::call) {
     take(rt, step_at_iteration_end(0, capture_iteration_, rt.phase()), true);
@@ -62,7 +62,9 @@ bool seen_by_detection(Fn fn) {
 }  // namespace
 
 void CaptureService::before_call(Runtime& rt, Fn fn, ComputeSection& section) {
-  if (mode_ != CaptureMode::automatic || !loop_.detecting() || !seen_by_detection(fn)) return;
+  if (mode_ != CaptureMode::automatic || !loop_.detecting()) return;
+  loop_.note_compute(section.seconds);
+  if (!seen_by_detection(fn)) return;
   std::lock_guard lock(rt.mutex());
   loop_.before_seen_call(rt, section.seconds);
 }

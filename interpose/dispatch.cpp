@@ -125,9 +125,9 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   const bool following = rt.following();
   const bool between = following && c.peer >= 0 && between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
-  const double posted = clock.now();
   const bool synchronous = synchronous_send(fn);
-  clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of the message
+  // Ahead of the message; its bytes go out when the link is free.
+  const double posted = clock.send_posted(c.comm, c.peer, c.tag, type_bytes(c.count, c.type), synchronous);
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
   if (rc == MPI_SUCCESS && synchronous) {
@@ -173,11 +173,11 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   if ((between || clock.carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = clock.now();
-  clock.send_posted(c.comm, c.peer, c.tag);
+  const double sent = clock.send_posted(c.comm, c.peer, c.tag, type_bytes(c.count, c.type));
   const int rc = call();
   rt.leave();
   if (rc == MPI_SUCCESS) {
-    clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), posted);
+    clock.send_completed(c.comm, c.peer, type_bytes(c.count, c.type), sent);
     clock.received(c.comm, c.status, posted);
   }
   if (between && rc == MPI_SUCCESS) {
@@ -203,9 +203,11 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   const bool timed = clock.carrying() && c.peer != MPI_PROC_NULL;
-  const double posted = clock.now();
   const bool synchronous = synchronous_send(fn);
-  if (timed && category == Category::isend) clock.send_posted(c.comm, c.peer, c.tag, synchronous);  // ahead of it
+  // A send's time goes ahead of it; its bytes go out when the link is free.
+  const double posted = timed && category == Category::isend
+                            ? clock.send_posted(c.comm, c.peer, c.tag, type_bytes(c.count, c.type), synchronous)
+                            : clock.now();
   const int rc = call();
   rt.leave();
   if (rc == MPI_SUCCESS && rt.following() && (category == Category::isend || category == Category::irecv)) {
@@ -254,9 +256,9 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     for (int i = 0; i < c.nreq; ++i) {
       PendingRequest* p = rt.requests().oldest(c.requests[i]);
       if (p == nullptr || !p->persistent) continue;
-      p->posted_at = clock.now();
+      p->posted_at = p->kind == Kind::send ? clock.send_posted(p->comm, p->peer, p->tag, p->bytes, p->synchronous)
+                                           : clock.now();
       p->active = true;
-      if (p->kind == Kind::send) clock.send_posted(p->comm, p->peer, p->tag, p->synchronous);
       if (p->kind == Kind::collective) p->exchange = clock.collective_posted(p->comm);
     }
   }
@@ -820,8 +822,12 @@ int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 // both halves.
 int handle_isendrecv(Runtime& rt, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
-  const double posted = clock.now();
-  clock.send_posted(c.comm, c.peer, c.tag);
+  // Both halves complete by one request, timed from when the send's bytes
+  // start out; the receive half counts as posted then too, which only a
+  // synchronous send it answers would see (a little late while earlier
+  // sends still hold the link).
+  const double posted =
+      clock.send_posted(c.comm, c.peer, c.tag, c.peer == MPI_PROC_NULL ? 0 : type_bytes(c.count, c.type));
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS || !clock.carrying()) return rc;

@@ -32,8 +32,20 @@ constexpr std::size_t kCapturedPeriods = 5;
 
 }  // namespace
 
+// Loops are timed in the run's clock: virtual when the virtual clock times
+// the run, so that a loop's share is of the program's own time and not of
+// the oversubscribed machine's (startup skew, time slices); else the wall
+// clock at the last call's exit. The virtual clock stops before
+// MPI_Finalize's services finish, its time stays.
+double LoopCapture::loop_time(Runtime& rt) const { return virtual_ ? rt.clock().now() : rt.last_exit(); }
+
+void LoopCapture::start(Runtime& rt) {
+  virtual_ = rt.clock().on();
+  started_at_ = loop_time(rt);
+}
+
 void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
-  detector_.observe(signature, static_cast<int>(fn), rt.last_exit());
+  detector_.observe(signature, static_cast<int>(fn), loop_time(rt));
   // The captured loop's figures, by its id, whichever loop the calls are in.
   if (captured_) {
     if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;
@@ -50,7 +62,7 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
   if (unbroken == 0) return;
   const bool another_loop = !captured_ || best.id != captured_loop_.id;
   if (!another_loop && unbroken >= kConcludeRepetitions && best.seconds() >= kConcludeSeconds &&
-      best.seconds() >= kConcludeShare * (rt.last_exit() - started_at_)) {
+      best.seconds() >= kConcludeShare * (loop_time(rt) - started_at_)) {
     conclude(rt);
     return;
   }
@@ -82,7 +94,7 @@ void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
 
 void LoopCapture::conclude(Runtime& rt) {
   detecting_ = false;
-  concluded_at_ = rt.last_exit();
+  concluded_at_ = loop_time(rt);
   count_boundaries();
   rt.stop_capturing();
 }
@@ -98,11 +110,14 @@ void LoopCapture::count_boundaries() const {
 
 void LoopCapture::finish(Runtime& rt) {
   if (detecting_) count_boundaries();  // the loop's whole count, as the detector saw it
-  if (!captured_ || !rt.captured()) return;
+  const double run = (virtual_ ? rt.clock().now() : now_s()) - started_at_;
+  if (!captured_ || !rt.captured()) {
+    if (detecting_) rt.set_loop_times({-1, compute_s_.load()});
+    return;
+  }
   // How sure the capture is: the loop's repetitions, and its share of the
   // run, from MPI_Init to now. Once detection concluded, the loop is taken
   // to go on at the pace it had then, for the iterations counted since.
-  const double run = now_s() - started_at_;
   double loop = captured_loop_.seconds();
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
   if (concluded_at_ >= 0 && b.per_period > 0) {
@@ -110,6 +125,7 @@ void LoopCapture::finish(Runtime& rt) {
     loop *= static_cast<double>(std::max(then, boundaries_counted())) / static_cast<double>(then);
   }
   rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0});
+  rt.set_loop_times({loop, -1});
 }
 
 }  // namespace mheta::interpose

@@ -8,6 +8,7 @@
 // few. The ranks' captures meet at MPI_Finalize.
 // Any whole period is an iteration: a capture may begin mid-loop, the model
 // needs a whole, steady one (docs/interpose.md, "Which iteration").
+#include <atomic>
 #include <cstdint>
 
 #include "interpose/call.hpp"
@@ -19,8 +20,8 @@ class Runtime;
 
 class LoopCapture {
  public:
-  // MPI_Init returned at `started_at`.
-  void start(double started_at) { started_at_ = started_at; }
+  // MPI_Init returned: loops are timed from now.
+  void start(Runtime& rt);
   // Whether detection goes on (it concludes once the captured loop clearly
   // is the one where the run's time goes).
   bool detecting() const { return detecting_; }
@@ -34,16 +35,28 @@ class LoopCapture {
   // detection does not see) complete its own requests, so the capture
   // begins and ends here, just before a call detection sees, not after one.
   void before_seen_call(Runtime& rt, double compute_s);
+  // Any call is about to run after `seconds` of compute, in the clock
+  // loops are timed with (no lock: one add).
+  // A rank that never finds a loop tells by it whether it computed through
+  // the others' loop or waited it out (profile_assembly.hpp, idle ranks).
+  // The compute before its first call is the program's setup (and the
+  // services' own start), no loop's.
+  void note_compute(double seconds) {
+    if (detector_.calls() == 0) return;
+    compute_s_.store(compute_s_.load(std::memory_order_relaxed) + seconds, std::memory_order_relaxed);
+  }
   // MPI_Finalize: the run's iterations and how sure the capture is, for
   // the profile.
   void finish(Runtime& rt);
 
  private:
   void conclude(Runtime& rt);
+  double loop_time(Runtime& rt) const;
   void count_boundaries() const;
 
   PeriodDetector detector_;
   bool detecting_ = true;
+  bool virtual_ = false;  // loops are timed with the virtual clock
   double started_at_ = 0;
   bool captured_ = false;
   std::int64_t capture_loop_ = 0;  // the loop being captured
@@ -54,6 +67,10 @@ class LoopCapture {
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)
+  // Time between calls while detecting, after the first call. Relaxed: a
+  // call of another thread may lose one add, which the comparison it is
+  // used for can afford.
+  std::atomic<double> compute_s_{0};
 };
 
 }  // namespace mheta::interpose

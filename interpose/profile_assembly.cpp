@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
+#include "model/model.hpp"
 
 namespace mheta::interpose {
 
@@ -146,6 +148,8 @@ Json rank_record_to_json(const RankRecord& r) {
           {"iterations", r.iterations},
           {"repetitions", r.repetitions},
           {"time_share", r.time_share},
+          {"loop_s", r.loop_s},
+          {"compute_without_loop_s", r.compute_without_loop_s},
           {"host", r.host},
           {"memory_budget_bytes", r.memory_budget_bytes},
           {"virtual_clock", r.virtual_clock},
@@ -159,6 +163,8 @@ RankRecord rank_record_from_json(const Json& j) {
   r.iterations = j.at("iterations").get<std::int64_t>();
   r.repetitions = j.at("repetitions").get<std::int64_t>();
   r.time_share = j.at("time_share").get<double>();
+  r.loop_s = j.value("loop_s", -1.0);
+  r.compute_without_loop_s = j.value("compute_without_loop_s", -1.0);
   r.host = j.at("host").get<std::string>();
   r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
   r.virtual_clock = j.value("virtual_clock", false);
@@ -204,6 +210,34 @@ RankRecord rank_record_from_json(const Json& j) {
     r.sections.push_back(std::move(section));
   }
   return r;
+}
+
+std::vector<int> admit_idle_ranks(std::vector<RankRecord>& records) {
+  std::vector<bool> messaged(records.size(), false);
+  double longest_loop_s = 0;
+  for (const RankRecord& r : records) {
+    if (!r.complete) continue;
+    longest_loop_s = std::max(longest_loop_s, r.loop_s);
+    for (const model::Section& s : r.sections) {
+      for (const model::CommOp& c : s.comm) {
+        if (c.kind == model::CommKind::collective) return {};  // every rank joins it
+        if (c.peer >= 0 && c.peer < static_cast<int>(records.size())) messaged[static_cast<std::size_t>(c.peer)] = true;
+      }
+    }
+  }
+  std::vector<int> admitted;
+  if (longest_loop_s <= 0) return admitted;  // no rank captured a detected loop
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    RankRecord& r = records[i];
+    if (r.complete || messaged[i] || r.compute_without_loop_s < 0 ||
+        r.compute_without_loop_s > kIdleComputeShare * longest_loop_s) {
+      continue;
+    }
+    r.complete = true;
+    r.sections.clear();
+    admitted.push_back(static_cast<int>(i));
+  }
+  return admitted;
 }
 
 model::Profile assemble_profile(const std::vector<RankRecord>& records, const AssemblyInputs& in,
@@ -290,18 +324,23 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
     p.ranks.push_back(std::move(rank));
   }
   p.iterations = in.stated_iterations > 0 ? in.stated_iterations : iterations;
-  // Detected on every rank: the profile is as sure as its least sure rank.
-  const bool detected = !records.empty() && std::all_of(records.begin(), records.end(), [](const RankRecord& r) {
-    return r.repetitions > 0 && r.time_share >= 0;
-  });
-  if (detected) {
-    model::CaptureConfidence c{records.front().repetitions, records.front().time_share};
-    for (const RankRecord& r : records) {
-      c.repetitions = std::min(c.repetitions, r.repetitions);
-      c.time_share = std::min(c.time_share, r.time_share);
+  // Detected on every rank (but the idle ones, admit_idle_ranks): the
+  // profile is as sure as its least sure rank.
+  auto idle = [](const RankRecord& r) { return r.compute_without_loop_s >= 0; };
+  auto detected = [](const RankRecord& r) { return r.repetitions > 0 && r.time_share >= 0; };
+  std::optional<model::CaptureConfidence> sure;
+  bool every_rank_detected = true;
+  for (const RankRecord& r : records) {
+    if (idle(r)) continue;
+    if (!detected(r)) {
+      every_rank_detected = false;
+      break;
     }
-    p.capture = c;
+    if (!sure) sure = model::CaptureConfidence{r.repetitions, r.time_share};
+    sure->repetitions = std::min(sure->repetitions, r.repetitions);
+    sure->time_share = std::min(sure->time_share, r.time_share);
   }
+  if (every_rank_detected) p.capture = sure;
   if (!in.row_weights.empty()) {
     if (static_cast<std::int64_t>(in.row_weights.size()) == p.global_rows()) {
       p.row_weights = in.row_weights;
@@ -313,6 +352,22 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
   }
   // The reader `mheta predict` uses checks the whole document.
   return model::parse_profile(model::profile_to_json(p).dump(), "profile assembled from the captured iteration");
+}
+
+std::optional<std::string> iterations_misfit(const model::Profile& profile) {
+  // A cluster without costs, on which only the profile itself can fail:
+  // building the model pairs every message and replays the captured
+  // distribution once (model/model.cpp).
+  model::Cluster neutral;
+  neutral.nodes.resize(profile.ranks.size());
+  for (model::Node& node : neutral.nodes) node.memory_bytes = std::uint64_t{1} << 60;
+  for (auto& curve : neutral.network.collectives) curve = model::CollectiveCurve{};
+  try {
+    const model::Model model(profile, neutral);
+  } catch (const model::ModelError& error) {
+    return error.what();
+  }
+  return std::nullopt;
 }
 
 std::string_view iteration_source_name(IterationSource source) {

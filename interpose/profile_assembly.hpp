@@ -3,6 +3,7 @@
 // the variables (merged by name), the distribution the run used and each
 // rank's sections. No MPI: rank 0 runs it on the gathered records.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,11 @@ struct RankRecord {
   // of the rank's run (MPI_Init to MPI_Finalize) it took; < 0: another mode.
   std::int64_t repetitions = -1;
   double time_share = -1;
+  // Automatic detection, seconds of the clock it timed loops with (< 0:
+  // another mode): the captured loop's time; on a rank that found no loop,
+  // its compute between calls.
+  double loop_s = -1;
+  double compute_without_loop_s = -1;
   std::string host;
   std::uint64_t memory_budget_bytes = 0;
   bool virtual_clock = false;  // the times are the virtual clock's (docs/emulation.md)
@@ -39,6 +45,27 @@ struct AssemblyInputs {
   std::int64_t stated_iterations = 0;  // MHETA_ITERATIONS, 0 = not stated
   std::vector<double> row_weights;     // MHETA_ROW_WEIGHTS as read, empty = none
 };
+
+// Ranks that take no part in the loop the others captured: a ping-pong
+// between two of eight ranks, the other six waiting at the final barrier.
+// Such a rank finds no loop of its own and spends its run waiting, and the
+// others' captured iterations send it nothing, receive nothing from it and
+// call no collective (which it would have to join). Each incomplete record
+// that is one gets an empty iteration and counts as complete; the ranks
+// admitted are returned. A rank that computes through the loop without a
+// call (between calls for more than kIdleComputeShare of the time the
+// longest captured loop took) is not idle: its iteration is unknown, and it
+// stays incomplete.
+inline constexpr double kIdleComputeShare = 0.05;
+std::vector<int> admit_idle_ranks(std::vector<RankRecord>& records);
+
+// Whether the ranks' captured iterations fit together, as `mheta predict`
+// will ask: every message paired, no wait that never ends. Each rank
+// captures its own period; where a loop's messages change from one
+// iteration to the next (a master serving whichever worker answers first)
+// the periods need not pair up, and the user is better told at capture
+// than by every later prediction. The problem, or nothing.
+std::optional<std::string> iterations_misfit(const model::Profile& profile);
 
 // Where the profile's `iterations` comes from (its `iterations_source`).
 enum class IterationSource {

@@ -67,11 +67,17 @@ std::vector<double> row_weights(const Settings& settings) {
   return {};
 }
 
-// Why no profile was written, and what the user can do about it.
-std::string no_iteration_message(const std::vector<int>& ranks, CaptureMode mode) {
+// "2, 3, 4", the first eight of them.
+std::string rank_list(const std::vector<int>& ranks) {
   std::string which;
   for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) which += (i > 0 ? ", " : "") + std::to_string(ranks[i]);
   if (ranks.size() > 8) which += ", ...";
+  return which;
+}
+
+// Why no profile was written, and what the user can do about it.
+std::string no_iteration_message(const std::vector<int>& ranks, CaptureMode mode) {
+  const std::string which = rank_list(ranks);
   if (mode != CaptureMode::automatic) {
     return "the run ended before every rank captured a whole iteration (rank " + which +
            " did not); no profile written (see docs/interpose.md, \"Which iteration\")";
@@ -81,6 +87,15 @@ std::string no_iteration_message(const std::vector<int>& ranks, CaptureMode mode
          "call mheta_mark_iteration() at the end of each (<mheta/marks.h>), bracket one with MPI_Pcontrol(1) and "
          "MPI_Pcontrol(0) (mheta run --capture pcontrol), or name the call that ends one (mheta run --capture "
          "call:MPI_Name[:k], every k-th call of MPI_Name)";
+}
+
+// Which ranks were found idle in the loop the others captured.
+void note_idle_ranks(const std::vector<int>& ranks) {
+  if (ranks.empty()) return;
+  warn("rank" + std::string(ranks.size() > 1 ? "s " : " ") + rank_list(ranks) +
+       " found no loop, spent the run waiting and take no part in the loop the other ranks captured (no "
+       "message of theirs, no collective): the profile gives " + (ranks.size() > 1 ? "them" : "it") +
+       " an empty iteration");
 }
 
 IterationSource first_source(const Settings& settings) {
@@ -120,7 +135,10 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
         records.push_back(rank_record_from_json(
             model::Json::parse(all.substr(static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]),
                                           static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])))));
-        if (!records.back().complete) incomplete.push_back(r);
+      }
+      if (settings.capture == CaptureMode::automatic) note_idle_ranks(admit_idle_ranks(records));
+      for (int r = 0; r < size; ++r) {
+        if (!records[static_cast<std::size_t>(r)].complete) incomplete.push_back(r);
       }
       if (!incomplete.empty()) {
         warn(no_iteration_message(incomplete, settings.capture));
@@ -131,6 +149,15 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
                                                          settings.stated_iterations, row_weights(settings)},
                                                         warnings);
         for (const std::string& w : warnings) warn(w);
+        if (const auto problem = iterations_misfit(profile)) {
+          warn("the ranks' captured iterations do not fit together (" + *problem +
+               "): mheta predict will refuse this profile" +
+               (settings.capture == CaptureMode::automatic
+                    ? ". Each rank captured its own period of a loop whose messages change from one iteration to the "
+                      "next; mark the program's iterations (mheta_mark_iteration(), MPI_Pcontrol) so that every rank "
+                      "captures the same one"
+                    : ""));
+        }
         model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
         written_profile().profile = profile;
         ok = 1;

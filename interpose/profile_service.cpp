@@ -33,6 +33,8 @@ void ProfileService::write_collectively(Runtime& rt) {
     record.repetitions = confidence->repetitions;
     record.time_share = confidence->time_share;
   }
+  record.loop_s = rt.loop_times().loop_s;
+  record.compute_without_loop_s = rt.loop_times().compute_without_loop_s;
   record.virtual_clock = rt.clock().timed_capture();
   record.slowdown = {rt.compute_factor(), rt.file_io_factor()};
   if (gather_and_write_profile(rt.private_comm(), record, rt.settings())) {

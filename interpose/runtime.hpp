@@ -104,6 +104,16 @@ class Runtime {
   // profile is written; absent in other modes).
   void set_capture_confidence(const model::CaptureConfidence& c) { confidence_ = c; }
   const std::optional<model::CaptureConfidence>& capture_confidence() const { return confidence_; }
+  // Automatic detection's times, seconds in the clock loops are timed with
+  // (< 0: not measured): the captured loop's, from its first call to its
+  // last; on a rank that found no loop, its compute between calls after its
+  // first call.
+  struct LoopTimes {
+    double loop_s = -1;
+    double compute_without_loop_s = -1;
+  };
+  void set_loop_times(const LoopTimes& t) { loop_times_ = t; }
+  const LoopTimes& loop_times() const { return loop_times_; }
 
   // After a service's state changed: whether the wrappers are engaged and
   // calls followed.
@@ -148,6 +158,7 @@ class Runtime {
   std::vector<Timeline> captured_periods_;  // of one loop, captured_timeline_ their median
   std::vector<VariableSeen> captured_variables_;  // as they were when the captured iteration was kept
   std::optional<model::CaptureConfidence> confidence_;
+  LoopTimes loop_times_;
 };
 
 }  // namespace mheta::interpose

@@ -57,6 +57,18 @@ bool read_call(int rank, const char* variable, std::string_view text, std::strin
   return name.starts_with("MPI_");
 }
 
+// `list` is one entry for every rank, or one per rank separated by commas:
+// rank's entry, or nothing when the list has none for it.
+std::optional<std::string_view> entry_of_rank(std::string_view list, int rank) {
+  if (list.find(',') == std::string_view::npos) return list;
+  for (int r = 0;; ++r) {
+    const std::size_t comma = list.find(',');
+    if (r == rank) return list.substr(0, comma);
+    if (comma == std::string_view::npos) return std::nullopt;
+    list.remove_prefix(comma + 1);
+  }
+}
+
 void read_capture_mode(int rank, Settings& s) {
   const char* mode = set_value(env::kCapture);
   if (mode == nullptr) return;
@@ -124,7 +136,15 @@ Settings read_settings(int rank) {
   if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
   if (const char* a = set_value(env::kAccounting)) s.accounting_path = a;
   if (const char* c = set_value(env::kAccountingCall)) {
-    if (!read_call(rank, env::kAccountingCall, c, c, s.accounting_call, s.accounting_call_every)) {
+    // One call for every rank, or one per rank separated by commas (ranks
+    // whose iterations end at different calls: accounting.json's `call`).
+    const std::optional<std::string_view> mine = entry_of_rank(c, rank);
+    if (!mine) {
+      warn(rank, std::string("MHETA_ACCOUNTING_CALL=") + model::excerpt(c) + ": no entry for rank " +
+                     std::to_string(rank) + " (one call, or one per rank separated by commas); ignored");
+    } else if (mine->empty()) {
+      // This rank's iterations end at no call (it takes no part in the loop).
+    } else if (!read_call(rank, env::kAccountingCall, c, *mine, s.accounting_call, s.accounting_call_every)) {
       warn(rank, std::string("MHETA_ACCOUNTING_CALL=") + model::excerpt(c) + ": expected MPI_Name[:k]; ignored");
       s.accounting_call.clear();
     }

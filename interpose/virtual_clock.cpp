@@ -121,22 +121,29 @@ Link VirtualClockService::collective_link(MPI_Comm comm) const {
   return worst;
 }
 
-void VirtualClockService::send_posted(MPI_Comm comm, int dest, int tag, bool synchronous) {
-  if (carrying_) shadows_.post_send_time(comm, dest, tag, {.sent = clock_.now(), .synchronous = synchronous ? 1.0 : 0.0});
+double VirtualClockService::send_posted(MPI_Comm comm, int dest, int tag, std::int64_t bytes, bool synchronous) {
+  if (!carrying_) return clock_.now();
+  double starts = clock_.now();
+  if (on() && dest != MPI_PROC_NULL) {
+    starts = std::max(starts, wire_free_at_);
+    wire_free_at_ = starts + injection_time(link(comm, dest, false), bytes);
+  }
+  shadows_.post_send_time(comm, dest, tag, {.sent = starts, .synchronous = synchronous ? 1.0 : 0.0});
+  return starts;
 }
 
 void VirtualClockService::synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes,
-                                                     double posted_at) {
+                                                     double started_at) {
   if (!carrying_ || dest == MPI_PROC_NULL) return;
   const std::optional<double> receive_posted = shadows_.take_answer(comm, dest, tag);
-  send_completed(comm, dest, bytes, posted_at);
+  send_completed(comm, dest, bytes, started_at);
   if (!receive_posted || !on()) return;
   clock_.wait_until(*receive_posted + link(comm, dest, true).latency_s);
 }
 
-void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at) {
+void VirtualClockService::send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double started_at) {
   if (!on() || dest == MPI_PROC_NULL) return;
-  clock_.wait_until(posted_at + injection_time(link(comm, dest, false), bytes));
+  clock_.wait_until(started_at + injection_time(link(comm, dest, false), bytes));
 }
 
 void VirtualClockService::received(MPI_Comm comm, const MPI_Status* received, double receive_posted) {

@@ -78,12 +78,16 @@ class VirtualClockService final : public Service {
   void wait_until(double t);
 
   // Point-to-point. A send's time travels ahead of it; the send completes
-  // once its bytes are on the wire.
+  // once its bytes are on the wire. A rank's link carries one message at a
+  // time (LogGP's gap, as the model's sender pays it): a message posted
+  // while earlier ones are still going out starts when they are out.
+  // `send_posted` gives the time its bytes start out, which `send_completed`
+  // takes.
   // A synchronous send (Ssend, Issend, Ssend_init) completes no earlier
   // than its receive was posted, plus the latency of the answer back.
-  void send_posted(MPI_Comm comm, int dest, int tag, bool synchronous = false);
-  void send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double posted_at);
-  void synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes, double posted_at);
+  double send_posted(MPI_Comm comm, int dest, int tag, std::int64_t bytes, bool synchronous = false);
+  void send_completed(MPI_Comm comm, int dest, std::int64_t bytes, double started_at);
+  void synchronous_send_completed(MPI_Comm comm, int dest, int tag, std::int64_t bytes, double started_at);
   // A message has arrived (its status, as MPI returned it) at a receive
   // posted at virtual time `receive_posted` (answered to a synchronous send).
   void received(MPI_Comm comm, const MPI_Status* status, double receive_posted);
@@ -131,6 +135,7 @@ class VirtualClockService final : public Service {
   bool captured_ = false;
   bool capture_virtual_ = false;
   bool carrying_ = false;
+  double wire_free_at_ = 0;  // when this rank's link has put out every message posted so far
 };
 
 }  // namespace mheta::interpose

@@ -13,6 +13,25 @@ double median_of(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+bool is_call_list(std::string_view list) {
+  bool any = false;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = list.find(',', start);
+    const std::string_view call = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    if (!call.empty()) {
+      const std::size_t colon = call.find(':');
+      const std::string_view every = colon == std::string_view::npos ? "1" : call.substr(colon + 1);
+      if (!call.starts_with("MPI_") || colon == 4 || every.empty() || every.size() > 18 || every == "0" ||
+          every.find_first_not_of("0123456789") != std::string_view::npos) {
+        return false;
+      }
+      any = true;
+    }
+    if (comma == std::string_view::npos) return any;
+    start = comma + 1;
+  }
+}
+
 Json accounting_to_json(const Accounting& accounting) {
   Json ranks = Json::array();
   for (std::size_t r = 0; r < accounting.ranks.size(); ++r) {
@@ -42,7 +61,7 @@ Accounting parse_accounting(std::string_view text, std::string_view source) {
   }
   if (f.optional_member(doc, "call", "") != nullptr) {
     a.call = f.string(doc, "call", "");
-    if (!a.call.starts_with("MPI_")) f.fail("call", "expected MPI_Name:k");
+    if (!is_call_list(a.call)) f.fail("call", "expected MPI_Name:k, or one per rank separated by commas");
   }
   const Json& ranks = f.array(doc, "ranks", "");
   for (std::size_t r = 0; r < ranks.size(); ++r) {

@@ -53,6 +53,7 @@ Model::Model(const Profile& profile, const Cluster& cluster)
     op_begin_.push_back(static_cast<int>(ops_.size()));
     op_rank_.resize(ops_.size(), r);
   }
+  for (int r = 0; r < ranks_; ++r) ranks_without_ops_ += op_begin_[static_cast<std::size_t>(r)] == op_begin_[static_cast<std::size_t>(r) + 1];
   compile_collectives();
   compile_messages();
   // A profile whose waits form a cycle would deadlock the replay: find out

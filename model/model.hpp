@@ -235,6 +235,7 @@ class Model {
   std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
   std::vector<Op> ops_;
   std::vector<int> op_begin_;  // ranks_ + 1
+  int ranks_without_ops_ = 0;  // idle in the iteration (a ping-pong's onlookers): finished from the start
   std::vector<int> op_rank_;   // per op: the rank whose op it is
   std::vector<Block> blocks_;
   std::vector<IoTerm> io_terms_;

@@ -319,7 +319,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // not yet sent or a collective not everyone has reached. Every op is
   // executed once, so the cost is linear in ranks x sections plus blocked
   // visits. A message has been sent once its sender's pc is past the send.
-  int finished = 0;
+  int finished = ranks_without_ops_;
   while (finished < ranks_) {
     bool progress = false;
     for (int r = 0; r < ranks_; ++r) {

@@ -4,7 +4,8 @@ docs/interpose.md "Accounting") on accounting_probe.c under real mpiexec, 2
 ranks: every iteration recorded on every rank, the terms adding up to the
 iteration, and each where the probe's structure puts it (compute, the sleep
 in the wall clock only, I/O, rank 1 waiting for rank 0), with iterations
-ended by marks, MPI_Pcontrol or every k-th call of a function. Exits non-zero
+ended by marks, MPI_Pcontrol or every k-th call of a function (one for
+every rank, or each rank its own). Exits non-zero
 with a message when something does not hold. Tolerances are generous: the
 machine is shared."""
 import argparse
@@ -126,6 +127,13 @@ def main():
         counts = [len(rank["iterations"]) for rank in halves["ranks"]]
         if counts != [ITERATIONS // 2] * 2 or halves.get("call") != "MPI_Allreduce:2":
             fail("accounting-call-2: %s records, call %r" % (counts, halves.get("call")))
+        # One call per rank (ranks whose iterations end at different calls):
+        # rank 0 every call, rank 1 every second; the file says each rank's.
+        each = accounted(args, tmp, "accounting-call-each", "none",
+                         {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_CALL": "MPI_Allreduce,MPI_Allreduce:2"})
+        counts = [len(rank["iterations"]) for rank in each["ranks"]]
+        if counts != [ITERATIONS, ITERATIONS // 2] or each.get("call") != "MPI_Allreduce:1,MPI_Allreduce:2":
+            fail("accounting-call-each: %s records, call %r" % (counts, each.get("call")))
     exit_if_failed()
     print("accounting: records, terms and boundaries as expected")
 

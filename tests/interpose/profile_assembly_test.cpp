@@ -125,6 +125,74 @@ TEST(ProfileAssembly, TheCaptureIsAsSureAsItsLeastSureRank) {
   EXPECT_FALSE(assemble_profile({a, b}, {"prog", 0, "", 0, {}}, warnings).capture);
 }
 
+// Ranks 0 and 1 captured their ping-pong; ranks 2 and 3 found no loop.
+std::vector<RankRecord> ping_pong_onlookers(double compute2_s, double compute3_s) {
+  std::vector<RankRecord> records = {record(0, 1, "v", false), record(1, 1, "v", false), record(2, 1, "v", false),
+                                     record(3, 1, "v", false)};
+  records[0].loop_s = 2.0;
+  records[1].loop_s = 1.5;
+  records[2].complete = records[3].complete = false;
+  records[2].compute_without_loop_s = compute2_s;
+  records[3].compute_without_loop_s = compute3_s;
+  return records;
+}
+
+TEST(ProfileAssembly, RanksThatWaitOutTheOthersLoopGetAnEmptyIteration) {
+  std::vector<RankRecord> records = ping_pong_onlookers(0.01, 0.05);
+  EXPECT_EQ(admit_idle_ranks(records), (std::vector<int>{2, 3}));
+  EXPECT_TRUE(records[2].complete && records[3].complete);
+  EXPECT_TRUE(records[2].sections.empty());
+  std::vector<std::string> warnings;
+  const auto p = assemble_profile(records, {"prog", 0, "", 0, {}}, warnings);
+  EXPECT_TRUE(p.ranks[3].sections.empty());
+  EXPECT_EQ(p.ranks[0].sections.size(), 1u);
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(records[3]).dump()));
+  EXPECT_DOUBLE_EQ(back.compute_without_loop_s, 0.05);
+}
+
+// 5 % of the longest loop (2 s) is the most an idle rank computes.
+TEST(ProfileAssembly, ARankThatComputesThroughTheLoopIsNotIdle) {
+  std::vector<RankRecord> records = ping_pong_onlookers(0.01, 0.2);
+  EXPECT_EQ(admit_idle_ranks(records), (std::vector<int>{2}));
+  EXPECT_FALSE(records[3].complete);
+}
+
+TEST(ProfileAssembly, ARankTheOthersMessageOrACollectiveIsNotIdle) {
+  std::vector<RankRecord> records = ping_pong_onlookers(0.01, 0.01);
+  records[1].sections[0].comm.push_back({model::CommKind::send, 3, 8, 0, model::Collective::barrier, -1});
+  EXPECT_EQ(admit_idle_ranks(records), (std::vector<int>{2}));
+  records = ping_pong_onlookers(0.01, 0.01);
+  records[0].sections[0].comm.push_back({model::CommKind::collective, -1, 8, 0, model::Collective::allreduce, -1});
+  EXPECT_TRUE(admit_idle_ranks(records).empty());
+  EXPECT_FALSE(records[2].complete);
+}
+
+// Without a detected loop on any rank (marks, another mode) nobody is idle.
+TEST(ProfileAssembly, NoRankIsIdleWhenNoRankDetectedALoop) {
+  std::vector<RankRecord> records = ping_pong_onlookers(0.0, 0.0);
+  records[0].loop_s = records[1].loop_s = -1;
+  EXPECT_TRUE(admit_idle_ranks(records).empty());
+}
+
+// Rank 0 captured a period that sends to rank 1 once, rank 1 one that
+// receives twice: the periods are of different iterations.
+TEST(ProfileAssembly, CapturedIterationsThatDoNotPairUpAreTold) {
+  std::vector<std::string> warnings;
+  std::vector<RankRecord> records = {record(0, 30, "v", false), record(1, 70, "v", false)};
+  EXPECT_FALSE(iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings)));
+  // A collective fits whatever the cluster will price it at.
+  std::vector<RankRecord> reducing = records;
+  for (RankRecord& r : reducing) {
+    r.sections[0].comm.push_back({model::CommKind::collective, -1, 8, 0, model::Collective::allreduce, -1});
+  }
+  EXPECT_FALSE(iterations_misfit(assemble_profile(reducing, {"prog", 0, "", 0, {}}, warnings)));
+  records[1].sections.push_back(records[1].sections[0]);
+  const auto problem = iterations_misfit(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings));
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("rank 1"), std::string::npos) << *problem;
+  EXPECT_NE(problem->find("no matching send"), std::string::npos) << *problem;
+}
+
 TEST(ProfileAssembly, RowWeightsGoIntoTheProfileOnePerGlobalRow) {
   std::vector<double> weights(100, 1.0);
   for (std::size_t i = 0; i < 30; ++i) weights[i] = 2.5 + static_cast<double>(i);

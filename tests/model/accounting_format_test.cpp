@@ -57,6 +57,30 @@ TEST(AccountingFormat, TheCallThatEndedTheIterationsIsKept) {
   EXPECT_FALSE(accounting_to_json(two_ranks()).contains("call"));
 }
 
+// Ranks whose iterations end at different calls: one per rank, a rank
+// without one (idle in the loop) left empty.
+TEST(AccountingFormat, EachRanksCallIsKeptInOrder) {
+  Accounting a = two_ranks();
+  a.boundary = "call";
+  a.call = "MPI_Send:48,,MPI_Send:32";
+  EXPECT_EQ(parse_accounting(accounting_to_json(a).dump(), "a.json").call, "MPI_Send:48,,MPI_Send:32");
+}
+
+TEST(AccountingFormat, CallListsAreOneCallOrOnePerRank) {
+  EXPECT_TRUE(is_call_list("MPI_Allreduce"));
+  EXPECT_TRUE(is_call_list("MPI_Allreduce:2"));
+  EXPECT_TRUE(is_call_list("MPI_Send:48,MPI_Send:50"));
+  EXPECT_TRUE(is_call_list(",MPI_Send:1"));
+  EXPECT_FALSE(is_call_list(""));
+  EXPECT_FALSE(is_call_list(","));
+  EXPECT_FALSE(is_call_list("Allreduce"));
+  EXPECT_FALSE(is_call_list("MPI_Send:0"));
+  EXPECT_FALSE(is_call_list("MPI_Send:"));
+  EXPECT_FALSE(is_call_list("MPI_:3"));
+  EXPECT_FALSE(is_call_list("MPI_Send:4x,MPI_Send:2"));
+  EXPECT_FALSE(is_call_list("MPI_Send:2,Recv"));
+}
+
 TEST(AccountingFormat, TermsAreNamedInTheirOrder) {
   const Json doc = accounting_to_json(two_ranks());
   EXPECT_EQ(doc["terms"], Json::parse(R"(["compute","io","comm","wait","total"])"));

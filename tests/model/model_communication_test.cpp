@@ -62,6 +62,22 @@ TEST(Eq3, ComputeScalesWithTheNewRows) {
   EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, std::max(0.0, t0 + kSendQ + kTransfer - (t1 + kSendQ)));
 }
 
+// A rank with nothing in the iteration (a ping-pong's onlookers, waiting at
+// the run's end) costs 0 and leaves the others' Eq 3 exchange as it was.
+TEST(Eq3, ARankWithoutOpsIsIdleAndChangesNothing) {
+  Profile p = testing::empty_profile({100, 100, 100});
+  p.ranks[0].sections.push_back(Section{{compute_stage(0.5)}, {send_to(1, kBytes), recv_from(1, kBytes)}});
+  p.ranks[1].sections.push_back(Section{{compute_stage(0.3)}, {send_to(0, kBytes), recv_from(0, kBytes)}});
+  const Model model(p, testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta));
+  const Prediction with_idle = model.predict(std::vector<std::int64_t>{100, 100, 100});
+  const Prediction alone = Model(exchange_profile(0.5, 0.3), testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta))
+                               .predict(std::vector<std::int64_t>{100, 100});
+  EXPECT_EQ(with_idle.ranks[2].total_s, 0.0);
+  EXPECT_DOUBLE_EQ(with_idle.ranks[1].wait_s, std::max(0.0, 0.5 + kSendQ + kTransfer - (0.3 + kSendQ)));
+  EXPECT_DOUBLE_EQ(with_idle.iteration_s, alone.iteration_s);
+  EXPECT_EQ(with_idle.slowest_rank, 1);
+}
+
 // Rank 0 computes tile j and sends it to rank 1, which receives, then
 // computes its tile j (a pipeline of `tiles` tiles). The paper's Eq 4 is of
 // one iteration from a common start: Model::first_iteration (the repeated

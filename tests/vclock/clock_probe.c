@@ -9,6 +9,10 @@
  *       back 4 MiB of the rank's own file: I/O and almost nothing else
  *   clock_probe pingpong ROUND_TRIPS BYTES  ranks 0 and 1 exchange a
  *       message of BYTES back and forth; prints the mean round trip
+ *   clock_probe fanout BYTES  rank 0 posts an Isend of BYTES to every
+ *       other rank at once and waits for all: its link puts them out one
+ *       after another; prints elapsed_s (rank 0's) and last_arrival_s (the
+ *       latest time a receiver got its message)
  *   clock_probe mixed ITERATIONS  fixed work, a ring exchange and an
  *       allreduce per iteration: prints elapsed_s, the same run after run
  *       under the virtual clock */
@@ -81,6 +85,30 @@ static int pingpong(int rank, int round_trips, int bytes) {
   return 0;
 }
 
+static int fanout(int rank, int size, int bytes) {
+  char* buffer = calloc((size_t)bytes + 1, 1);
+  MPI_Request* requests = calloc((size_t)size, sizeof(MPI_Request));
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  double arrival = 0;
+  if (rank == 0) {
+    for (int peer = 1; peer < size; ++peer) {
+      MPI_Isend(buffer, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &requests[peer - 1]);
+    }
+    MPI_Waitall(size - 1, requests, MPI_STATUSES_IGNORE);
+  } else {
+    MPI_Recv(buffer, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    arrival = MPI_Wtime() - start;
+  }
+  const double elapsed = MPI_Wtime() - start;
+  double last = 0;
+  MPI_Reduce(&arrival, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  free(requests);
+  free(buffer);
+  if (rank == 0) printf("elapsed_s=%.9f last_arrival_s=%.9f\n", elapsed, last);
+  return 0;
+}
+
 static int mixed(int rank, int size, int iterations) {
   double* v = calloc(kRingDoubles, sizeof(double));
   double* in = calloc(kRingDoubles, sizeof(double));
@@ -115,11 +143,13 @@ int main(int argc, char** argv) {
     status = io(rank, argv[2], atoi(argv[3]));
   } else if (strcmp(mode, "pingpong") == 0 && argc == 4 && size >= 2) {
     status = pingpong(rank, atoi(argv[2]), atoi(argv[3]));
+  } else if (strcmp(mode, "fanout") == 0 && argc == 3 && size >= 2) {
+    status = fanout(rank, size, atoi(argv[2]));
   } else if (strcmp(mode, "mixed") == 0 && argc == 3) {
     status = mixed(rank, size, atoi(argv[2]));
   } else if (rank == 0) {
     fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | pingpong ROUND_TRIPS BYTES "
-                    "(2+ ranks) | mixed ITERATIONS\n");
+                    "(2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS\n");
   }
   MPI_Finalize();
   return status;

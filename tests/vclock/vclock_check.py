@@ -11,6 +11,7 @@ and exits non-zero with a message when what it checks does not hold.
                 times the factor even with more ranks than cores (no dilation)
   io-factor     io_factor 4 on every rank quadruples an I/O-bound run's time
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
+  link          a rank's link puts its messages out one after another
   reproducible  the same run twice gives the same virtual time
   followed      the calls of followed_calls.c (matched probes, synchronous
                 sends, persistent collectives, MPI_Comm_idup): the program's
@@ -147,6 +148,19 @@ def cmd_latency(args):
         within("one-way latency seen by MPI_Wtime (s)", (late - base) / 2, 50e-6, args.tolerance)
 
 
+def cmd_link(args):
+    """Rank 0 sends 100 kB to each of 3 ranks at once over an emulated link of
+    10 MB/s (10 ms a message) and no latency: its link puts them out one
+    after another, so its Waitall ends, and the last receiver has its
+    message, after 3 x 10 ms; links that carried them side by side would say
+    10 ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        network = emulation_file(tmp, "link", {}, {"latency_us": 0, "bandwidth_MBps": 10})
+        out = under_mheta(args, 4, "virtual", network, [args.probe, "fanout", "100000"], tmp).stdout
+        within("rank 0's Waitall of 3 Isends of 10 ms each (s)", figure(out, "elapsed_s"), 0.03, args.tolerance)
+        within("the last receiver's arrival (s)", figure(out, "last_arrival_s"), 0.03, args.tolerance)
+
+
 def cmd_reproducible(args):
     with tempfile.TemporaryDirectory() as tmp:
         program = [args.probe, "mixed", "200"]
@@ -179,7 +193,7 @@ def cmd_followed(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "reproducible",
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "link", "reproducible",
                                           "followed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
@@ -194,6 +208,7 @@ def main():
         "cpu-factor": cmd_cpu_factor,
         "io-factor": cmd_io_factor,
         "latency": cmd_latency,
+        "link": cmd_link,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
     }[args.check](args)
