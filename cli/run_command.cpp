@@ -28,7 +28,7 @@
 #include "cli/whole_number.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
-#include "model/accounting.hpp"
+#include "model/call_list.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/profile.hpp"
@@ -58,18 +58,9 @@ struct RunOptions {
   std::vector<std::string> program;
 };
 
-// "MPI_Name[:k]", k a positive whole number.
-bool is_call(const std::string& call) {
-  if (!call.starts_with("MPI_")) return false;
-  const std::size_t colon = call.find(':');
-  if (colon == std::string::npos) return true;
-  const std::string k = call.substr(colon + 1);
-  return !k.empty() && k.size() < 19 && k.find_first_not_of("0123456789") == std::string::npos && std::stoll(k) > 0;
-}
-
 void check_capture_mode(const std::string& mode) {
   if (mode.empty() || mode == "auto" || mode == "mark" || mode == "pcontrol" || mode == "off") return;
-  if (mode.starts_with("call:") && is_call(mode.substr(5))) return;
+  if (mode.starts_with("call:") && model::is_call(std::string_view(mode).substr(5))) return;
   throw UsageError("--capture " + mode + ": expected auto, mark, pcontrol, off or call:MPI_Name[:k]");
 }
 

@@ -1,11 +1,10 @@
 #include "interpose/profile_assembly.hpp"
 
-#include "interpose/variable_name.hpp"
-
 #include <algorithm>
 #include <map>
 #include <optional>
 
+#include "interpose/variable_name.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/model.hpp"

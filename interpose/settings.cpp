@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/call_list.hpp"
 #include "model/format_error.hpp"
 
 namespace mheta::interpose {
@@ -55,18 +56,6 @@ bool read_call(int rank, const char* variable, std::string_view text, std::strin
     every = k.value_or(1);
   }
   return name.starts_with("MPI_");
-}
-
-// `list` is one entry for every rank, or one per rank separated by commas:
-// rank's entry, or nothing when the list has none for it.
-std::optional<std::string_view> entry_of_rank(std::string_view list, int rank) {
-  if (list.find(',') == std::string_view::npos) return list;
-  for (int r = 0;; ++r) {
-    const std::size_t comma = list.find(',');
-    if (r == rank) return list.substr(0, comma);
-    if (comma == std::string_view::npos) return std::nullopt;
-    list.remove_prefix(comma + 1);
-  }
 }
 
 void read_capture_mode(int rank, Settings& s) {
@@ -138,7 +127,7 @@ Settings read_settings(int rank) {
   if (const char* c = set_value(env::kAccountingCall)) {
     // One call for every rank, or one per rank separated by commas (ranks
     // whose iterations end at different calls: accounting.json's `call`).
-    const std::optional<std::string_view> mine = entry_of_rank(c, rank);
+    const std::optional<std::string_view> mine = model::call_of_rank(c, rank);
     if (!mine) {
       warn(rank, std::string("MHETA_ACCOUNTING_CALL=") + model::excerpt(c) + ": no entry for rank " +
                      std::to_string(rank) + " (one call, or one per rank separated by commas); ignored");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/call_list.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::model {
@@ -11,25 +12,6 @@ double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-bool is_call_list(std::string_view list) {
-  bool any = false;
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = list.find(',', start);
-    const std::string_view call = list.substr(start, comma == std::string_view::npos ? comma : comma - start);
-    if (!call.empty()) {
-      const std::size_t colon = call.find(':');
-      const std::string_view every = colon == std::string_view::npos ? "1" : call.substr(colon + 1);
-      if (!call.starts_with("MPI_") || colon == 4 || every.empty() || every.size() > 18 || every == "0" ||
-          every.find_first_not_of("0123456789") != std::string_view::npos) {
-        return false;
-      }
-      any = true;
-    }
-    if (comma == std::string_view::npos) return any;
-    start = comma + 1;
-  }
 }
 
 Json accounting_to_json(const Accounting& accounting) {

@@ -43,16 +43,11 @@ struct Accounting {
   std::string clock = "wall";     // "wall" or "virtual"
   std::string boundary = "none";  // what ended the iterations: "mark", "pcontrol", "call" or "none"
   // boundary "call": which, "MPI_Name:k" (every k-th call of MPI_Name), or
-  // one per rank separated by commas where the ranks' differ (empty for a
-  // rank whose iterations end at no call).
+  // one per rank separated by commas where the ranks' differ
+  // (model/call_list.hpp).
   std::string call;
   std::vector<std::vector<IterationTerms>> ranks;  // [rank][iteration], the first iteration included
 };
-
-// Whether `list` is "MPI_Name[:k]", or such calls one per rank separated by
-// commas (entries may be empty, not all): accounting.json's `call`, and
-// MHETA_ACCOUNTING_CALL.
-bool is_call_list(std::string_view list);
 
 Json accounting_to_json(const Accounting& accounting);
 // Throws FormatError naming `source` and the field.

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "model/accounting.hpp"
+#include "model/call_list.hpp"
 #include "model/format_error.hpp"
 
 namespace mheta::model {
@@ -79,6 +80,11 @@ TEST(AccountingFormat, CallListsAreOneCallOrOnePerRank) {
   EXPECT_FALSE(is_call_list("MPI_:3"));
   EXPECT_FALSE(is_call_list("MPI_Send:4x,MPI_Send:2"));
   EXPECT_FALSE(is_call_list("MPI_Send:2,Recv"));
+  EXPECT_FALSE(is_call_list("MPI_Send:00"));
+  EXPECT_EQ(call_of_rank("MPI_Send:48,,MPI_Send:32", 2), "MPI_Send:32");
+  EXPECT_EQ(call_of_rank("MPI_Send:48,,MPI_Send:32", 1), "");
+  EXPECT_FALSE(call_of_rank("MPI_Send:48,,MPI_Send:32", 3));
+  EXPECT_EQ(call_of_rank("MPI_Allreduce:2", 7), "MPI_Allreduce:2");  // one for every rank
 }
 
 TEST(AccountingFormat, TermsAreNamedInTheirOrder) {
