@@ -185,6 +185,7 @@ class ProfileReader {
       if (c.peer == static_cast<int>(rank)) f_.fail(field_path(path, "peer"), "a rank cannot message itself");
       c.tag = f_.optional_member(op, "tag", path) ? static_cast<int>(f_.integer(op, "tag", path, 0, INT32_MAX)) : 0;
       if (f_.optional_member(op, "from_variable", path)) c.from_variable = variable_ref(p, op, "from_variable", path);
+      if (c.kind == CommKind::send) read_completion(op, path, c);
       return c;
     }
     const auto collective = collective_from_name(name);
@@ -194,6 +195,46 @@ class ProfileReader {
     c.kind = CommKind::collective;
     c.collective = *collective;
     return c;
+  }
+
+  // A non-blocking send, and where it was completed (its place is checked
+  // against the rank's sections once they are read: check_completions).
+  void read_completion(const Json& op, const std::string& path, CommOp& c) {
+    c.nonblocking = f_.boolean_or(op, "nonblocking", path, false);
+    const Json* at = f_.optional_member(op, "completed_at", path);
+    if (at == nullptr) return;
+    const std::string at_path = field_path(path, "completed_at");
+    if (!c.nonblocking) f_.fail(at_path, "applies to a nonblocking send only (a blocking send completes where it is)");
+    if (!at->is_object()) f_.fail(at_path, "must be an object {\"section\", \"comm\"}");
+    c.completed_section = static_cast<int>(f_.integer(*at, "section", at_path, 0, INT32_MAX));
+    c.completed_comm = static_cast<int>(f_.integer(*at, "comm", at_path, 0, INT32_MAX));
+  }
+
+  // A send is completed after it is posted, at a place the rank's
+  // iteration has: a section it has, at most after its last operation.
+  void check_completions(const RankProfile& rp, const std::string& path) {
+    for (std::size_t s = 0; s < rp.sections.size(); ++s) {
+      for (std::size_t k = 0; k < rp.sections[s].comm.size(); ++k) {
+        const CommOp& c = rp.sections[s].comm[k];
+        if (c.completed_section < 0) continue;
+        const std::string at_path =
+            field_path(index_path(field_path(index_path(field_path(path, "sections"), s), "comm"), k), "completed_at");
+        const auto section = static_cast<std::size_t>(c.completed_section);
+        const auto comm = static_cast<std::size_t>(c.completed_comm);
+        if (section >= rp.sections.size()) {
+          f_.fail(at_path, "names section " + std::to_string(section) + " but the rank has " +
+                               std::to_string(rp.sections.size()));
+        }
+        if (comm > rp.sections[section].comm.size()) {
+          f_.fail(at_path, "names operation " + std::to_string(comm) + " of section " + std::to_string(section) +
+                               ", which has " + std::to_string(rp.sections[section].comm.size()));
+        }
+        if (section < s || (section == s && comm <= k)) {
+          f_.fail(at_path, "is before the send itself (section " + std::to_string(s) + ", operation " +
+                               std::to_string(k) + "): a send is completed after it is posted");
+        }
+      }
+    }
   }
 
   RankProfile read_rank(const Json& rank, std::size_t r, const Profile& p) {
@@ -229,6 +270,7 @@ class ProfileReader {
       }
       rp.sections.push_back(std::move(section));
     }
+    check_completions(rp, path);
     return rp;
   }
 
@@ -247,6 +289,10 @@ Json comm_to_json(const CommOp& c, const Profile& p) {
   }
   op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
   if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
+  if (c.nonblocking) {
+    op["nonblocking"] = true;
+    if (c.completed_section >= 0) op["completed_at"] = {{"section", c.completed_section}, {"comm", c.completed_comm}};
+  }
   return op;
 }
 

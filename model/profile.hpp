@@ -77,6 +77,17 @@ struct CommOp {
   // The message is read from this out-of-core variable before it is sent
   // (MHETA §4.2.2: O-> then includes the read); -1 when it is in memory.
   int from_variable = -1;
+  // send: posted without waiting for its bytes to leave (MPI_Isend, or a
+  // persistent send's MPI_Start), so the rank goes on while its link puts
+  // them out (docs/model.md, "A non-blocking send's gap").
+  bool nonblocking = false;
+  // A non-blocking send: where the call that completed it (a wait or a
+  // test) was, as a place in the rank's iteration: before operation
+  // `completed_comm` of section `completed_section`'s comm (its size: after
+  // all of them, before the next section's stages). -1: not completed in
+  // the iteration (the rank is held at the iteration's end instead).
+  int completed_section = -1;
+  int completed_comm = 0;
 };
 
 struct Section {

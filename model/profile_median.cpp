@@ -21,7 +21,8 @@ bool same_io(const StageIo& a, const StageIo& b) {
 
 bool same_message(const CommOp& a, const CommOp& b) {
   return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag &&
-         a.collective == b.collective && a.from_variable == b.from_variable;
+         a.collective == b.collective && a.from_variable == b.from_variable && a.nonblocking == b.nonblocking &&
+         a.completed_section == b.completed_section && a.completed_comm == b.completed_comm;
 }
 
 std::string section_difference(const Section& a, const Section& b, const std::string& where) {

@@ -155,6 +155,55 @@ TEST(ProfileFormat, CaptureConfidenceIsOptionalAndChecked) {
   EXPECT_EQ(error_after([](Json& d) { d["capture"] = 3; }).where(), "capture");
 }
 
+// A non-blocking send and where it was completed: written and read back,
+// absent in a profile written before (a blocking send, as the model took
+// every send then), and checked against the rank's iteration.
+TEST(ProfileFormat, NonblockingSendsAndTheirCompletionRoundTrip) {
+  Profile p = valid_profile();
+  CommOp& send = p.ranks[0].sections[0].comm[0];
+  send.nonblocking = true;
+  send.completed_section = 0;
+  send.completed_comm = 2;  // before the allreduce, after the receive
+  const Json doc = profile_to_json(p);
+  EXPECT_EQ(doc["ranks"][0]["sections"][0]["comm"][0]["nonblocking"], true);
+  EXPECT_EQ(doc["ranks"][0]["sections"][0]["comm"][0]["completed_at"], Json({{"section", 0}, {"comm", 2}}));
+  EXPECT_FALSE(doc["ranks"][1]["sections"][0]["comm"][0].contains("nonblocking"));
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  const CommOp& read = back.ranks[0].sections[0].comm[0];
+  EXPECT_TRUE(read.nonblocking);
+  EXPECT_EQ(read.completed_section, 0);
+  EXPECT_EQ(read.completed_comm, 2);
+  const CommOp& blocking = back.ranks[1].sections[0].comm[0];
+  EXPECT_FALSE(blocking.nonblocking);
+  EXPECT_EQ(blocking.completed_section, -1);
+  // Not completed in the iteration: nonblocking without a place.
+  Json open = doc;
+  open["ranks"][0]["sections"][0]["comm"][0].erase("completed_at");
+  const CommOp& pending = parse_profile(open.dump(), "profile.json").ranks[0].sections[0].comm[0];
+  EXPECT_TRUE(pending.nonblocking);
+  EXPECT_EQ(pending.completed_section, -1);
+}
+
+TEST(ProfileFormat, ASendsCompletionMustBeAfterItInTheRanksIteration) {
+  const auto completed_at = [](Json at, bool nonblocking = true) {
+    return [at, nonblocking](Json& d) {
+      Json& send = first_section(d, 0)["comm"][0];
+      send["nonblocking"] = nonblocking;
+      send["completed_at"] = at;
+    };
+  };
+  const std::string where = "ranks[0].sections[0].comm[0].completed_at";
+  EXPECT_EQ(error_after(completed_at({{"section", 0}, {"comm", 0}})).where(), where);  // at the send itself
+  EXPECT_NE(error_after(completed_at({{"section", 0}, {"comm", 0}})).reason().find("before the send"),
+            std::string::npos);
+  EXPECT_NE(error_after(completed_at({{"section", 1}, {"comm", 0}})).reason().find("has 1"), std::string::npos);
+  EXPECT_NE(error_after(completed_at({{"section", 0}, {"comm", 4}})).reason().find("which has 3"), std::string::npos);
+  EXPECT_NE(error_after(completed_at({{"section", 0}, {"comm", 1}}, false)).reason().find("nonblocking send only"),
+            std::string::npos);
+  EXPECT_EQ(error_after(completed_at({{"section", -1}, {"comm", 1}})).where(), where + ".section");
+  EXPECT_EQ(error_after(completed_at(3)).where(), where);
+}
+
 TEST(ProfileFormat, RanksOutOfOrder) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
 }
