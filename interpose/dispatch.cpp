@@ -49,12 +49,13 @@ std::int64_t received_bytes(const MPI_Status* status) {
   return bytes == MPI_UNDEFINED ? 0 : bytes;
 }
 
-model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag) {
+model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking = false) {
   model::CommOp op;
   op.kind = kind;
   op.peer = world_peer;
   op.bytes = bytes;
   op.tag = tag;
+  op.nonblocking = nonblocking;
   return op;
 }
 
@@ -89,12 +90,16 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
   return call();
 }
 
-// A message sent or received: recorded while capturing, told to the services.
-void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
+// A message sent or received: recorded while capturing (where: a
+// non-blocking send's completion is recorded with it), told to the services.
+Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer,
+                                 std::int64_t bytes, int tag, bool nonblocking = false) {
   const int world_peer = world_rank_of(comm, peer);
-  if (rt.capturing()) rt.timeline().add_comm(message(kind, world_peer, bytes, tag));
+  Timeline::CommRef recorded;
+  if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking));
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
               bytes, tag});
+  return recorded;
 }
 
 // A receive posted: its message is recorded where it completes.
@@ -222,9 +227,9 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   pending.posted_at = posted;
   pending.synchronous = synchronous;
   switch (category) {
-    case Category::isend:  // recorded where it is posted
-      if (between) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag);
-      if (timed) {
+    case Category::isend:  // recorded where it is posted, its completion where it completes
+      if (between) pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag, true);
+      if (timed || pending.sent.timeline != 0) {
         pending.kind = Kind::send;
         rt.requests().add(*c.request, pending);
       }
@@ -279,7 +284,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     bytes += p.bytes;
     if (!p.between) continue;
     if (p.kind == Kind::send) {
-      record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag);
+      p.sent = record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag, true);
     } else {
       post_receive(rt, fn, p.peer, p.bytes, p.tag);
     }
@@ -332,8 +337,9 @@ struct ClockCompletion {
 };
 thread_local std::vector<ClockCompletion> t_clock_completions;
 
-// A followed request has completed with `status`.
-void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDelay& delay) {
+// A followed request has completed with `status`, in a completion call at
+// `at` of the captured timeline.
+void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDelay& delay, Timeline::Place at) {
   PendingRequest* found = rt.requests().oldest(request);
   if (found == nullptr) return;
   PendingRequest& p = *found;
@@ -354,6 +360,8 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       }
       break;
     case Kind::send:
+      if (rt.capturing()) rt.timeline().complete_send(p.sent, at);
+      p.sent = {};  // a persistent send is recorded again at its next start
       if (p.synchronous) {  // waits for the receive's answer: after the mutex
         t_clock_completions.push_back({.kind = Kind::send,
                                        .comm = p.comm,
@@ -498,20 +506,23 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
   const std::vector<MPI_Request>& before = t_before;
   std::lock_guard lock(rt.mutex());
   if (rt.requests().empty()) return;
+  // One place for every send the call completes, before the receives it
+  // completes are recorded: the call waits for all of them at once.
+  const Timeline::Place at = rt.capturing() ? rt.timeline().here() : Timeline::Place{};
   const bool all_done = (fn == Fn::Wait || fn == Fn::Waitall) || ((fn == Fn::Test || fn == Fn::Testall) && *c.flag);
   if (all_done) {
     for (int i = 0; i < n; ++i) {
       if (before[static_cast<std::size_t>(i)] != MPI_REQUEST_NULL) {
         complete(rt, before[static_cast<std::size_t>(i)], fn == Fn::Wait || fn == Fn::Test ? c.status : &c.statuses[i],
-                 delay);
+                 delay, at);
       }
     }
   } else if (fn == Fn::Waitany || (fn == Fn::Testany && *c.flag)) {
-    if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status, delay);
+    if (*c.index != MPI_UNDEFINED) complete(rt, before[static_cast<std::size_t>(*c.index)], c.status, delay, at);
   } else if (fn == Fn::Waitsome || fn == Fn::Testsome) {
     if (*c.outcount != MPI_UNDEFINED) {
       for (int k = 0; k < *c.outcount; ++k)
-        complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k], delay);
+        complete(rt, before[static_cast<std::size_t>(c.indices[k])], &c.statuses[k], delay, at);
     }
   }
 }

@@ -125,7 +125,9 @@ Json rank_record_to_json(const RankRecord& r) {
                       {"peer", c.peer},
                       {"bytes", c.bytes},
                       {"tag", c.tag},
-                      {"collective", static_cast<int>(c.collective)}});
+                      {"collective", static_cast<int>(c.collective)},
+                      {"nonblocking", c.nonblocking},
+                      {"completed_at", {c.completed_section, c.completed_comm}}});
     }
     sections.push_back({{"stages", stages}, {"comm", comm}});
   }
@@ -204,6 +206,9 @@ RankRecord rank_record_from_json(const Json& j) {
       op.bytes = c.at("bytes").get<std::int64_t>();
       op.tag = c.at("tag").get<int>();
       op.collective = static_cast<model::Collective>(c.at("collective").get<int>());
+      op.nonblocking = c.at("nonblocking").get<bool>();
+      op.completed_section = c.at("completed_at").at(0).get<int>();
+      op.completed_comm = c.at("completed_at").at(1).get<int>();
       section.comm.push_back(op);
     }
     r.sections.push_back(std::move(section));

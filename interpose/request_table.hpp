@@ -30,6 +30,7 @@ struct PendingRequest {
   bool recorded = false;        // file: issued while capturing, its time is in `io`
   bool write = false;           // file: a write
   bool between = true;          // recv: a message between ranks, recorded while capturing
+  Timeline::CommRef sent{};     // send: as recorded in the capture going on (its completion is recorded with it)
   // The virtual clock (virtual_clock.hpp).
   double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue
   bool synchronous = false;                 // send: Issend, Ssend_init (answered by the receive)

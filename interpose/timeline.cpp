@@ -1,23 +1,35 @@
 #include "interpose/timeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "model/accounting.hpp"
 
 namespace mheta::interpose {
 
+namespace {
+
+// Each timeline's own number: a request posted in one capture and completed
+// in the next names a send of the first.
+std::atomic<std::uint64_t> g_timelines{0};
+
+}  // namespace
+
+Timeline::Timeline() : id_(++g_timelines) {}
+
 model::Section& Timeline::open_section() {
   sections_.emplace_back();
   sections_.back().stages.emplace_back();
   stage_closed_ = false;
+  send_completed_ = false;
   return sections_.back();
 }
 
-// Work (compute or I/O) after communication starts the next section; after a
-// stage mark it starts the next stage.
+// Work (compute or I/O) after communication, or after a send's completion,
+// starts the next section; after a stage mark it starts the next stage.
 model::Stage& Timeline::stage_for_work() {
-  if (sections_.empty() || !sections_.back().comm.empty()) return open_section().stages.back();
+  if (sections_.empty() || !sections_.back().comm.empty() || send_completed_) return open_section().stages.back();
   model::Section& section = sections_.back();
   if (stage_closed_) {
     section.stages.emplace_back();
@@ -43,7 +55,7 @@ void Timeline::add_compute(double seconds) {
   if (seconds <= 0) return;
   total_compute_ += seconds;
   if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_ &&
-      !waited_for_others(sections_.back())) {
+      !send_completed_ && !waited_for_others(sections_.back())) {
     sections_.back().stages.back().compute_s += seconds;
     return;
   }
@@ -80,9 +92,23 @@ void Timeline::add_io_seconds(IoRef ref, bool write, double seconds) {
   (write ? io.writes : io.reads).seconds += seconds;
 }
 
-void Timeline::add_comm(const model::CommOp& op) {
+Timeline::CommRef Timeline::add_comm(const model::CommOp& op) {
   if (sections_.empty()) open_section();
   sections_.back().comm.push_back(op);
+  return {id_, sections_.size() - 1, sections_.back().comm.size() - 1};
+}
+
+Timeline::Place Timeline::here() const {
+  if (sections_.empty()) return {};
+  return {static_cast<int>(sections_.size()) - 1, static_cast<int>(sections_.back().comm.size())};
+}
+
+void Timeline::complete_send(CommRef send, Place at) {
+  if (send.timeline != id_ || at.section < 0 || send.section >= sections_.size()) return;
+  model::CommOp& op = sections_[send.section].comm[send.comm];
+  op.completed_section = at.section;
+  op.completed_comm = at.comm;
+  send_completed_ = true;
 }
 
 void Timeline::mark_stage() {
@@ -96,7 +122,9 @@ void Timeline::mark_stage() {
 namespace {
 
 bool same_message(const model::CommOp& a, const model::CommOp& b) {
-  return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag && a.collective == b.collective;
+  return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag && a.collective == b.collective &&
+         a.nonblocking == b.nonblocking && a.completed_section == b.completed_section &&
+         a.completed_comm == b.completed_comm;
 }
 
 bool same_shape(const std::vector<model::Section>& a, const std::vector<model::Section>& b) {

@@ -11,6 +11,8 @@ namespace mheta::interpose {
 
 class Timeline {
  public:
+  Timeline();
+
   // Compute between two MPI calls, or up to a mark.
   void add_compute(double seconds);
   // One read or write request of a variable (local index); returns the
@@ -26,7 +28,25 @@ class Timeline {
   // emulated completion, a sync of the variable's writes. The count and bytes
   // stay.
   void add_io_seconds(IoRef ref, bool write, double seconds);
-  void add_comm(const model::CommOp& op);
+  // A message sent or received, a collective; returns where it is, so a
+  // non-blocking send's completion can be recorded with it.
+  struct CommRef {
+    std::uint64_t timeline = 0;  // the timeline it is in (0: none)
+    std::size_t section = 0;
+    std::size_t comm = 0;
+  };
+  CommRef add_comm(const model::CommOp& op);
+  // The place a completion call is at: before the next operation of the
+  // last section's comm (section -1: nothing recorded yet).
+  struct Place {
+    int section = -1;
+    int comm = 0;
+  };
+  Place here() const;
+  // A non-blocking send of this timeline was completed at `at` (a wait or
+  // test): recorded with it, and the work after it begins a new section,
+  // so the compute before the completion is told from the compute after.
+  void complete_send(CommRef send, Place at);
   // Stage marks (mheta_stage_begin/end) close the current stage.
   void mark_stage();
 
@@ -60,9 +80,11 @@ class Timeline {
   model::Stage& stage_for_work();
   model::Section& open_section();
 
+  std::uint64_t id_;
   std::vector<model::Section> sections_;
   double total_compute_ = 0;
   bool stage_closed_ = false;
+  bool send_completed_ = false;  // in the last section: the next work opens another
 };
 
 }  // namespace mheta::interpose

@@ -90,6 +90,20 @@ TEST(ProfileAssembly, RecordsSurviveTheTripToRankZero) {
   EXPECT_TRUE(back.variables[0].written);
   EXPECT_EQ(back.sections[0].stages[0].io[0].reads.bytes, 70 * 80);
   EXPECT_EQ(back.sections[0].comm[0].peer, 0);
+  EXPECT_FALSE(back.sections[0].comm[0].nonblocking);
+}
+
+TEST(ProfileAssembly, ANonblockingSendsCompletionSurvivesTheTrip) {
+  RankRecord r = record(0, 30, "v", true);  // rank 0's op is a send
+  ASSERT_EQ(r.sections[0].comm[0].kind, model::CommKind::send);
+  model::CommOp& send = r.sections[0].comm[0];
+  send.nonblocking = true;
+  send.completed_section = 0;
+  send.completed_comm = static_cast<int>(r.sections[0].comm.size());
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(r).dump()));
+  EXPECT_TRUE(back.sections[0].comm[0].nonblocking);
+  EXPECT_EQ(back.sections[0].comm[0].completed_section, 0);
+  EXPECT_EQ(back.sections[0].comm[0].completed_comm, send.completed_comm);
 }
 
 TEST(ProfileAssembly, StatedIterationsWinOverTheCountSeenAtCapture) {

@@ -42,6 +42,62 @@ model::CommOp recv_from(int peer, std::int64_t bytes) {
   return op;
 }
 
+// Isend, Irecv (not recorded until it completes), the interior's compute,
+// Waitall (the send's completion, then the receive), the boundary's
+// compute: the completion is before the receive, and the compute after it
+// is a section of its own, however short.
+TEST(Timeline, ASendsCompletionIsRecordedWithItAndEndsTheComputeBeforeIt) {
+  Timeline t;
+  t.add_compute(0.001);
+  model::CommOp isend = send_to(1, 4096);
+  isend.nonblocking = true;
+  const Timeline::CommRef sent = t.add_comm(isend);
+  t.add_compute(0.005);
+  const Timeline::Place wait = t.here();
+  EXPECT_EQ(wait.section, 1);
+  EXPECT_EQ(wait.comm, 0);
+  t.complete_send(sent, wait);
+  t.add_comm(recv_from(1, 4096));
+  t.add_compute(Timeline::kMinSectionCompute / 4);
+  ASSERT_EQ(t.sections().size(), 3u);
+  const model::CommOp& recorded = t.sections()[0].comm[0];
+  EXPECT_TRUE(recorded.nonblocking);
+  EXPECT_EQ(recorded.completed_section, 1);
+  EXPECT_EQ(recorded.completed_comm, 0);
+  EXPECT_DOUBLE_EQ(t.sections()[1].stages[0].compute_s, 0.005);
+  EXPECT_DOUBLE_EQ(t.sections()[2].stages[0].compute_s, Timeline::kMinSectionCompute / 4);
+}
+
+// Completed with nothing recorded since: the compute after the wait still
+// opens its own section (without the completion it would join the
+// compute before the send: a short gap after sends only).
+TEST(Timeline, ComputeAfterASendsCompletionNeverMovesAheadOfIt) {
+  Timeline t;
+  t.add_compute(0.001);
+  model::CommOp isend = send_to(1, 64);
+  isend.nonblocking = true;
+  const Timeline::CommRef sent = t.add_comm(isend);
+  t.complete_send(sent, t.here());
+  t.add_compute(Timeline::kMinSectionCompute / 4);
+  ASSERT_EQ(t.sections().size(), 2u);
+  EXPECT_EQ(t.sections()[0].comm[0].completed_section, 0);
+  EXPECT_EQ(t.sections()[0].comm[0].completed_comm, 1);
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].compute_s, 0.001);
+}
+
+// A request posted in one capture and completed in the next names a send
+// of the first: nothing of the second is marked.
+TEST(Timeline, ACompletionOfASendOfAnotherCaptureChangesNothing) {
+  Timeline first;
+  const Timeline::CommRef sent = first.add_comm(send_to(1, 64));
+  Timeline second;
+  second.add_comm(send_to(1, 64));
+  second.complete_send(sent, second.here());
+  EXPECT_EQ(second.sections()[0].comm[0].completed_section, -1);
+  second.add_compute(Timeline::kMinSectionCompute / 4);
+  EXPECT_EQ(second.sections().size(), 1u);  // not a completion: the short gap stays before the send
+}
+
 TEST(Timeline, ShortComputeAfterAReceiveStaysAfterIt) {
   // A wavefront stage: receive a block, relax it briefly, send it on.
   Timeline t;
