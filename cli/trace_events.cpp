@@ -20,6 +20,7 @@ const char* name_of(Kind kind) {
     case Kind::recv: return "receive";
     case Kind::collective_wait: return "wait at collective";
     case Kind::collective: return "collective";
+    case Kind::link_wait: return "wait for the link";
   }
   return "?";
 }
@@ -69,7 +70,8 @@ model::Json trace_events(const model::Prediction& prediction, const std::string&
     events.push_back(std::move(s));
   }
   for (const model::ReplayEvent& e : prediction.timeline) {
-    const bool optional = e.kind == Kind::wait || e.kind == Kind::collective_wait || e.kind == Kind::io;
+    const bool optional =
+        e.kind == Kind::wait || e.kind == Kind::collective_wait || e.kind == Kind::io || e.kind == Kind::link_wait;
     if (optional && e.end_s <= e.start_s) continue;  // no waiting, or in core: nothing to see
     model::Json s = slice(name_of(e.kind), category_of(e.kind), e.rank, e.start_s, e.end_s);
     model::Json args = {{"section", e.section}};

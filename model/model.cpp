@@ -56,6 +56,7 @@ Model::Model(const Profile& profile, const Cluster& cluster)
   for (int r = 0; r < ranks_; ++r) ranks_without_ops_ += op_begin_[static_cast<std::size_t>(r)] == op_begin_[static_cast<std::size_t>(r) + 1];
   compile_collectives();
   compile_messages();
+  compile_completions();
   // A profile whose waits form a cycle would deadlock the replay: find out
   // now, on the distribution it was instrumented with.
   Workspace workspace(*this);
@@ -121,9 +122,36 @@ void Model::compile_rank(int rank, const Profile& profile) {
   const double work = captured_work_[static_cast<std::size_t>(rank)];
   compute_per_work_.push_back(work > 0 ? compute / work : 0.0);
 
+  // Where the rank's non-blocking sends were completed: at each place
+  // (section, before comm op k), the latest send completed there, which
+  // the link puts out after all those before it; (-1, -1): none. Those
+  // not completed in the iteration hold the rank at its end.
+  using Place = std::pair<int, int>;
+  const Place none{-1, -1};
+  std::vector<std::vector<Place>> completed(rp.sections.size());
+  for (std::size_t s = 0; s < rp.sections.size(); ++s) completed[s].assign(rp.sections[s].comm.size() + 1, none);
+  Place completed_at_end = none;
+  for (std::size_t s = 0; s < rp.sections.size(); ++s) {
+    for (std::size_t k = 0; k < rp.sections[s].comm.size(); ++k) {
+      const CommOp& c = rp.sections[s].comm[k];
+      if (c.kind != CommKind::send || !c.nonblocking) continue;
+      Place& at = c.completed_section < 0
+                      ? completed_at_end
+                      : completed[static_cast<std::size_t>(c.completed_section)][static_cast<std::size_t>(c.completed_comm)];
+      at = std::max(at, Place{static_cast<int>(s), static_cast<int>(k)});
+    }
+  }
+  std::vector<std::vector<int>> send_op(rp.sections.size());  // the op of each send
+  const auto add_completion = [&](const Place& latest, int section_index) {
+    if (latest == none) return;
+    const int send = send_op[static_cast<std::size_t>(latest.first)][static_cast<std::size_t>(latest.second)];
+    ops_.push_back(Op{OpKind::completion, false, send, section_index, 0, -1, 0});
+  };
+
   for (std::size_t s = 0; s < rp.sections.size(); ++s) {
     const Section& section = rp.sections[s];
     const int section_index = static_cast<int>(s);
+    send_op[s].assign(section.comm.size(), -1);
     // One block per section: its stages add up (T_tau = sum of T_gamma).
     Block block{0.0, static_cast<int>(io_terms_.size()), 0};
     for (const Stage& stage : section.stages) {
@@ -151,22 +179,49 @@ void Model::compile_rank(int rank, const Profile& profile) {
       }
     }
     block.io_end = static_cast<int>(io_terms_.size());
-    ops_.push_back(Op{OpKind::block, static_cast<int>(blocks_.size()), section_index, 0, -1, 0});
+    ops_.push_back(Op{OpKind::block, false, static_cast<int>(blocks_.size()), section_index, 0, -1, 0});
     blocks_.push_back(block);
-    for (const CommOp& c : section.comm) {
+    for (std::size_t k = 0; k < section.comm.size(); ++k) {
+      add_completion(completed[s][k], section_index);
+      const CommOp& c = section.comm[k];
       switch (c.kind) {
         case CommKind::send:
-          ops_.push_back(Op{OpKind::send, c.peer, section_index, c.tag, c.from_variable, c.bytes});
+          send_op[s][k] = static_cast<int>(ops_.size());
+          ops_.push_back(Op{OpKind::send, c.nonblocking, c.peer, section_index, c.tag, c.from_variable, c.bytes});
           ++sends_;
           break;
         case CommKind::recv:
-          ops_.push_back(Op{OpKind::recv, c.peer, section_index, c.tag, -1, c.bytes});
+          ops_.push_back(Op{OpKind::recv, false, c.peer, section_index, c.tag, -1, c.bytes});
           ++recvs_;
           break;
         case CommKind::collective:
           // The sequence number is filled in by compile_collectives.
-          ops_.push_back(Op{OpKind::collective, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
+          ops_.push_back(Op{OpKind::collective, false, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
           break;
+      }
+    }
+    add_completion(completed[s][section.comm.size()], section_index);
+  }
+  add_completion(completed_at_end, static_cast<int>(rp.sections.size()) - 1);
+}
+
+// A completion's gap_s: the gaps of the sends its rank posted after the one
+// it completes and before it. The rank's own time (own_time) finds when the
+// link put that send out from when it has put out all of them: the link
+// went on with those without a pause, or it paused, and then that send had
+// left before the rank reached the completion (docs/model.md, "A
+// non-blocking send's gap").
+void Model::compile_completions() {
+  std::vector<double> posted_through(ops_.size(), 0.0);  // per send: its rank's gaps up to it
+  for (int r = 0; r < ranks_; ++r) {
+    double posted = 0;
+    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
+      Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind == OpKind::send) {
+        posted += op.gap_s;
+        posted_through[static_cast<std::size_t>(i)] = posted;
+      } else if (op.kind == OpKind::completion) {
+        op.gap_s = posted - posted_through[static_cast<std::size_t>(op.index)];
       }
     }
   }
@@ -371,6 +426,7 @@ Workspace::Workspace(const Model& model)
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),
       sent(model.ops_.size()),
+      link(static_cast<std::size_t>(model.ranks_)),
       collective_arrived(model.collective_ops_.size()),
       collective_latest(model.collective_ops_.size()),
       owner_before(static_cast<std::size_t>(model.ranks_)),

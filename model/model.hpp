@@ -38,7 +38,9 @@ struct RankBreakdown {
 
 // One interval of the replayed iteration on one rank (Model::timeline).
 struct ReplayEvent {
-  enum class Kind { compute, io, send, wait, recv, collective_wait, collective };
+  // link_wait: a wait or test holding the rank until its link has put out
+  // the non-blocking sends it completes.
+  enum class Kind { compute, io, send, wait, recv, collective_wait, collective, link_wait };
   Kind kind = Kind::compute;
   int rank = 0;
   int section = 0;  // in the rank's profile
@@ -152,18 +154,26 @@ class Model {
 
  private:
   friend class Workspace;
-  enum class OpKind : std::uint8_t { block, send, recv, collective };
+  // completion: the wait or test that completed non-blocking sends.
+  enum class OpKind : std::uint8_t { block, send, recv, collective, completion };
 
   struct Op {
     OpKind kind;
-    int index;    // block: into blocks_; send/recv: peer rank; collective: sequence number
+    // send: non-blocking, its gap runs on the rank's link beside what
+    // follows, until its completion (docs/model.md).
+    bool nonblocking;
+    // block: into blocks_; send/recv: peer rank; collective: sequence
+    // number; completion: the op of the latest send it completes.
+    int index;
     int section;  // in the rank's profile, for error messages
     int tag;
     int from_variable;  // send: out-of-core source variable, or -1
     std::int64_t bytes;
     // send: the time its bytes take to leave on the link to its peer (bytes
-    // x the link's s/byte), which the sender spends in the send (LogGP's
-    // gap, the size-dependent part of the paper's O->(q)).
+    // x the link's s/byte), which the sender spends in a blocking send
+    // (LogGP's gap, the size-dependent part of the paper's O->(q)).
+    // completion: the gaps of the sends the rank posted after the one it
+    // completes and before it (own_time).
     double gap_s = 0;
   };
   struct Block {
@@ -208,6 +218,9 @@ class Model {
   double block_io_seconds(int rank, const Block& block, std::int64_t rows, const IclaPlan& plan) const;
   double message_read_seconds(int rank, const Op& op, const IclaPlan& plan) const;
   double own_seconds(int rank, const Op& op, std::int64_t rows, double scale, const IclaPlan& plan) const;
+  template <class Seconds>
+  double own_time(int rank, const Seconds& seconds, const int* peer = nullptr, const int* partner = nullptr) const;
+  void compile_completions();
   void cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Workspace& ws) const;
   bool update_costs(std::span<const std::int64_t> rows, Workspace& ws) const;
   double pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
@@ -281,10 +294,13 @@ class Workspace {
   std::vector<double> clock;
   std::vector<int> pc;
   std::vector<char> at_collective;
-  // Per op (sends): when the send completes; the message reaches its peer
+  // Per op (sends): when its bytes have left; the message reaches its peer
   // after the transfer time of the routing in use, so a send whose peer
   // changes (another rank emptied) keeps its time.
   std::vector<double> sent;
+  // Per rank: when its link has put out every message it posted so far
+  // (one at a time, in post order).
+  std::vector<double> link;
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
   // Message matching when some ranks own no rows, for the sets of empty

@@ -90,13 +90,63 @@ double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scal
       return block.compute_s * scale + block_io_seconds(rank, block, rows, plan);
     }
     case OpKind::send:
-      return network_.send_overhead_s + op.gap_s + message_read_seconds(rank, op, plan);  // O->(q)
+      // O->(q); a non-blocking send's gap runs on the link (own_time).
+      return network_.send_overhead_s + (op.nonblocking ? 0.0 : op.gap_s) + message_read_seconds(rank, op, plan);
     case OpKind::recv:
       return network_.recv_overhead_s;  // O<-(q)
     case OpKind::collective:
       return collective_cost_s_[static_cast<std::size_t>(op.index)];
+    case OpKind::completion:
+      return 0;  // what it holds the rank for depends on the link (own_time)
   }
   return 0;
+}
+
+// The rank's own time over its ops, waits for the others left out: blocks,
+// overheads and collectives in turn (`seconds(i)`: own_seconds of op i),
+// and its link, which puts out one message at a time in post order. A
+// blocking send ends once its bytes have left (when the messages before it
+// have, plus its gap), a non-blocking one after its O->, and its
+// completion holds the rank until the link has put it out (docs/model.md,
+// "A non-blocking send's gap"). With `peer` (some rank owns no rows), a
+// send to no rank is not sent and a receive not made; a completion then
+// still counts the gaps of the unsent ones after the send it completes
+// (gap_s), so it may hold the rank a little short.
+template <class Seconds>
+double Model::own_time(int rank, const Seconds& seconds, const int* peer, const int* partner) const {
+  double clock = 0;
+  double link = 0;  // when the link has put out every message posted so far
+  for (int i = op_begin_[static_cast<std::size_t>(rank)]; i < op_begin_[static_cast<std::size_t>(rank) + 1]; ++i) {
+    const auto oi = static_cast<std::size_t>(i);
+    const Op& op = ops_[oi];
+    const bool unmatched = peer != nullptr && (peer[oi] < 0 || (op.kind == OpKind::recv && partner[oi] < 0));
+    switch (op.kind) {
+      case OpKind::block:
+      case OpKind::collective:
+        clock += seconds(i);
+        break;
+      case OpKind::send:
+        if (unmatched) break;
+        if (op.nonblocking) {
+          clock += seconds(i);
+          link = std::max(clock, link) + op.gap_s;
+        } else {
+          clock = std::max(clock + seconds(i), link + op.gap_s);
+          link = clock;
+        }
+        break;
+      case OpKind::recv:
+        if (!unmatched) clock += network_.recv_overhead_s;
+        break;
+      case OpKind::completion:
+        // Without a pause since that send, the link put it out the gaps of
+        // those after it before now; with one, it had left before the
+        // pause, so before the rank got here.
+        clock = std::max(clock, link - op.gap_s);
+        break;
+    }
+  }
+  return clock;
 }
 
 // The rank's own cost of each of its blocks and sends for `rows` rows from
@@ -107,17 +157,16 @@ void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Works
   ws.costed_first[ri] = first_row;
   ws.plans[ri] = plan_rank(rank, rows);
   ws.scale[ri] = compute_scale(rank, first_row, rows, ws.plans[ri]);
-  double busy = 0;
   for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
     const Op& op = ops_[static_cast<std::size_t>(i)];
     if (op.kind == OpKind::block || op.kind == OpKind::send) {
       ws.op_seconds[static_cast<std::size_t>(i)] = own_seconds(rank, op, rows, ws.scale[ri], ws.plans[ri]);
-      busy += ws.op_seconds[static_cast<std::size_t>(i)];
-    } else if (op.kind == OpKind::recv) {
-      busy += network_.recv_overhead_s;
     }
   }
-  ws.busy[ri] = busy;  // collectives aside: only pipelines, which have none, use it
+  // Collectives aside: only pipelines, which have none, use it.
+  ws.busy[ri] = own_time(rank, [&](int i) {
+    return ops_[static_cast<std::size_t>(i)].kind == OpKind::collective ? 0.0 : ws.op_seconds[static_cast<std::size_t>(i)];
+  });
 }
 
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message
@@ -225,26 +274,10 @@ double Model::pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, b
     return pace;
   }
   const MessageRouting& routing = routing_for(rows, ws);
+  const auto seconds = [&](int i) { return ws.op_seconds[static_cast<std::size_t>(i)]; };  // no collective in a pipeline
   for (int r = 0; r < ranks_; ++r) {
     if (rows[static_cast<std::size_t>(r)] == 0) continue;
-    double own = 0;
-    for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
-      const auto oi = static_cast<std::size_t>(i);
-      switch (ops_[oi].kind) {
-        case OpKind::block:
-          own += ws.op_seconds[oi];
-          break;
-        case OpKind::send:
-          own += routing.peer[oi] < 0 ? 0.0 : ws.op_seconds[oi];
-          break;
-        case OpKind::recv:
-          own += routing.partner[oi] < 0 || routing.peer[oi] < 0 ? 0.0 : network_.recv_overhead_s;
-          break;
-        case OpKind::collective:
-          break;  // not in a pipeline
-      }
-    }
-    pace = std::max(pace, own);
+    pace = std::max(pace, own_time(r, seconds, routing.peer.data(), routing.partner.data()));
   }
   return pace;
 }
@@ -310,6 +343,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     transfer = routing.transfer.data();
   }
   std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
+  std::fill(ws.link.begin(), ws.link.end(), 0.0);
   std::copy(op_begin_.begin(), op_begin_.end() - 1, ws.pc.begin());
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
@@ -330,6 +364,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
       int pc = ws.pc[ri];
       if (pc == end) continue;
       double clock = ws.clock[ri];
+      double link = ws.link[ri];  // when its link has put out what it posted so far
       RankBreakdown* out = detail != nullptr ? &detail->ranks[ri] : nullptr;
       const bool empty = rows[ri] == 0;
       for (; pc < end; ++pc) {
@@ -352,15 +387,40 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
             break;
           }
           case OpKind::send: {
-            if (peer != nullptr && peer[i] < 0) break;
-            record(ReplayEvent::Kind::send, r, op, clock, clock + ws.op_seconds[i], peer != nullptr ? peer[i] : op.index,
-                   pc);
-            clock += ws.op_seconds[i];  // O->(q), with the disk read of an out-of-core message
-            ws.sent[i] = clock;
+            if (peer != nullptr && peer[i] < 0) {
+              ws.sent[i] = link;  // not sent: its completion waits for those before it
+              break;
+            }
+            // O->(q), with the disk read of an out-of-core message. The
+            // link puts out one message at a time, in post order: a
+            // blocking send ends when its bytes have left, a non-blocking
+            // one lets them leave while the rank goes on (own_time).
+            const double ready = clock + ws.op_seconds[i];
+            double end = ready;
+            if (op.nonblocking) {
+              link = std::max(ready, link) + op.gap_s;
+            } else {
+              end = std::max(ready, link + op.gap_s);
+              link = end;
+            }
+            ws.sent[i] = link;
+            record(ReplayEvent::Kind::send, r, op, clock, end, peer != nullptr ? peer[i] : op.index, pc);
             if (out) {
-              out->comm_s += network_.send_overhead_s + op.gap_s;
+              // A blocking send's gap, and its wait for the link to finish
+              // the messages before it (0 unless non-blocking ones are).
+              out->comm_s += network_.send_overhead_s + (op.nonblocking ? 0.0 : op.gap_s + (end - ready));
               out->io_s += message_read_seconds(r, op, ws.plans[ri]);
             }
+            clock = end;
+            break;
+          }
+          case OpKind::completion: {
+            if (empty) break;
+            // Held until the link has put out the latest send it completes.
+            const double until = std::max(clock, ws.sent[static_cast<std::size_t>(op.index)]);
+            record(ReplayEvent::Kind::link_wait, r, op, clock, until);
+            if (out) out->comm_s += until - clock;
+            clock = until;
             break;
           }
           case OpKind::recv: {
@@ -412,6 +472,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
       }
       ws.pc[ri] = pc;
       ws.clock[ri] = clock;
+      ws.link[ri] = link;
       if (pc == end) ++finished;
     }
     if (!progress && finished < ranks_) {
@@ -514,11 +575,7 @@ double Model::rank_busy_seconds(int rank, std::int64_t first_row, std::int64_t r
   // GBS calls this ~10^5 times per search: constant work per op, no allocation.
   const IclaPlan plan = plan_rank(rank, rows);
   const double scale = compute_scale(rank, first_row, rows, plan);
-  double seconds = 0;
-  for (int i = op_begin_[static_cast<std::size_t>(rank)]; i < op_begin_[static_cast<std::size_t>(rank) + 1]; ++i) {
-    seconds += own_seconds(rank, ops_[static_cast<std::size_t>(i)], rows, scale, plan);
-  }
-  return seconds;
+  return own_time(rank, [&](int i) { return own_seconds(rank, ops_[static_cast<std::size_t>(i)], rows, scale, plan); });
 }
 
 }  // namespace mheta::model

@@ -58,6 +58,41 @@ TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   EXPECT_GT(sum, 0);
 }
 
+// Non-blocking sends: their link and completions are replayed, and the
+// own time finds each completed send's end, without allocating.
+TEST(HotPath, NonblockingSendsAllocateNothing) {
+  Profile p = testing::empty_profile({10, 10, 10, 10});
+  for (int r = 0; r < 4; ++r) {
+    Section post{{testing::compute_stage(0.01)}, {}};
+    for (int peer : {r - 1, r + 1}) {
+      if (peer < 0 || peer > 3) continue;
+      CommOp send = testing::send_to(peer, 1000);
+      send.nonblocking = true;
+      send.completed_section = 1;  // the wait after the interior's compute, before the receives
+      send.completed_comm = 0;
+      post.comm.push_back(send);
+    }
+    Section wait{{testing::compute_stage(0.1)}, {}};
+    if (r > 0) wait.comm.push_back(testing::recv_from(r - 1, 1000));
+    if (r < 3) wait.comm.push_back(testing::recv_from(r + 1, 1000));
+    p.ranks[static_cast<std::size_t>(r)].sections = {post, wait};
+  }
+  const Model model(p, testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-4));
+  Workspace ws(model);
+  const std::vector<std::vector<std::int64_t>> dists = {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {1, 2, 3, 34}};
+  for (const auto& d : dists) model.iteration_seconds(d, ws);  // warm up
+  const long before = allocations.load();
+  double sum = 0;
+  for (int repeat = 0; repeat < 100; ++repeat) {
+    for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
+  }
+  for (int rank = 0; rank < 4; ++rank) {
+    for (std::int64_t rows = 0; rows <= 40; rows += 5) sum += model.rank_busy_seconds(rank, 0, rows);
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GT(sum, 0);
+}
+
 TEST(HotPath, APipelinesPaceAllocatesNothing) {
   Profile p = testing::empty_profile({10, 10, 10, 10});
   for (int r = 0; r < 4; ++r) {
