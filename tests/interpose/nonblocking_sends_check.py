@@ -18,26 +18,17 @@ On every rank of the automatically captured iteration:
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import jsonschema
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import run_or_exit  # noqa: E402
+
 
 def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
-def run(cmd, env=None):
-    merged = dict(os.environ)
-    merged.update(env or {})
-    result = subprocess.run(cmd, env=merged, capture_output=True, text=True, timeout=240)
-    if result.returncode != 0:
-        fail("%s exited with %d\nstdout:\n%s\nstderr:\n%s" % (" ".join(cmd), result.returncode, result.stdout,
-                                                              result.stderr))
-    return result
+    sys.exit("FAIL: " + message)
 
 
 def sends_of(rank):
@@ -75,11 +66,11 @@ def main():
     with open(args.schema) as f:
         schema = jsonschema.Draft202012Validator(json.load(f))
     program = [args.program, str(args.iterations)]
-    plain = run([args.mpiexec, "-n", str(args.np)] + program)
+    plain = run_or_exit([args.mpiexec, "-n", str(args.np)] + program)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "profile.json")
-        interposed = run([args.mpiexec, "-n", str(args.np), "-genv", "LD_PRELOAD", args.lib] + program,
-                         {"MHETA_PROFILE": path})
+        interposed = run_or_exit([args.mpiexec, "-n", str(args.np), "-genv", "LD_PRELOAD", args.lib] + program,
+                                 env=dict(os.environ, MHETA_PROFILE=path))
         if interposed.stdout != plain.stdout:
             fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" %
                  (plain.stdout, interposed.stdout))

@@ -42,6 +42,12 @@ model::CommOp recv_from(int peer, std::int64_t bytes) {
   return op;
 }
 
+Timeline::CommRef post_isend(Timeline& t, int peer, std::int64_t bytes) {
+  model::CommOp isend = send_to(peer, bytes);
+  isend.nonblocking = true;
+  return t.add_comm(isend);
+}
+
 // Isend, Irecv (not recorded until it completes), the interior's compute,
 // Waitall (the send's completion, then the receive), the boundary's
 // compute: the completion is before the receive, and the compute after it
@@ -49,9 +55,7 @@ model::CommOp recv_from(int peer, std::int64_t bytes) {
 TEST(Timeline, ASendsCompletionIsRecordedWithItAndEndsTheComputeBeforeIt) {
   Timeline t;
   t.add_compute(0.001);
-  model::CommOp isend = send_to(1, 4096);
-  isend.nonblocking = true;
-  const Timeline::CommRef sent = t.add_comm(isend);
+  const Timeline::CommRef sent = post_isend(t, 1, 4096);
   t.add_compute(0.005);
   const Timeline::Place wait = t.here();
   EXPECT_EQ(wait.section, 1);
@@ -74,9 +78,7 @@ TEST(Timeline, ASendsCompletionIsRecordedWithItAndEndsTheComputeBeforeIt) {
 TEST(Timeline, ComputeAfterASendsCompletionNeverMovesAheadOfIt) {
   Timeline t;
   t.add_compute(0.001);
-  model::CommOp isend = send_to(1, 64);
-  isend.nonblocking = true;
-  const Timeline::CommRef sent = t.add_comm(isend);
+  const Timeline::CommRef sent = post_isend(t, 1, 64);
   t.complete_send(sent, t.here());
   t.add_compute(Timeline::kMinSectionCompute / 4);
   ASSERT_EQ(t.sections().size(), 2u);
@@ -89,9 +91,9 @@ TEST(Timeline, ComputeAfterASendsCompletionNeverMovesAheadOfIt) {
 // of the first: nothing of the second is marked.
 TEST(Timeline, ACompletionOfASendOfAnotherCaptureChangesNothing) {
   Timeline first;
-  const Timeline::CommRef sent = first.add_comm(send_to(1, 64));
+  const Timeline::CommRef sent = post_isend(first, 1, 64);
   Timeline second;
-  second.add_comm(send_to(1, 64));
+  post_isend(second, 1, 64);
   second.complete_send(sent, second.here());
   EXPECT_EQ(second.sections()[0].comm[0].completed_section, -1);
   second.add_compute(Timeline::kMinSectionCompute / 4);

@@ -25,6 +25,22 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 namespace mheta::model {
 namespace {
 
+// Evaluates `dists` once to warm `ws`, then 100 times and every rank's busy
+// time at 0-40 rows, counting the allocations of the second part.
+void expect_no_allocations(const Model& model, Workspace& ws, const std::vector<std::vector<std::int64_t>>& dists) {
+  for (const auto& d : dists) model.iteration_seconds(d, ws);  // warm up
+  const long before = allocations.load();
+  double sum = 0;
+  for (int repeat = 0; repeat < 100; ++repeat) {
+    for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
+  }
+  for (int rank = 0; rank < model.ranks(); ++rank) {
+    for (std::int64_t rows = 0; rows <= 40; rows += 5) sum += model.rank_busy_seconds(rank, 0, rows);
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GT(sum, 0);
+}
+
 TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   Profile p = testing::empty_profile({10, 10, 10, 10});
   p.variables = {Variable{"A", 100, Access::read_write}};
@@ -43,19 +59,7 @@ TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   for (Node& n : c.nodes) n.memory_bytes = 1500;
   const Model model(p, c);
   Workspace ws(model);
-  const std::vector<std::vector<std::int64_t>> dists = {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15},
-                                                        {0, 20, 0, 20}, {1, 2, 3, 34}};
-  for (const auto& d : dists) model.iteration_seconds(d, ws);  // warm up
-  const long before = allocations.load();
-  double sum = 0;
-  for (int repeat = 0; repeat < 100; ++repeat) {
-    for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
-  }
-  for (int rank = 0; rank < 4; ++rank) {
-    for (std::int64_t rows = 0; rows <= 40; rows += 5) sum += model.rank_busy_seconds(rank, 0, rows);
-  }
-  EXPECT_EQ(allocations.load() - before, 0);
-  EXPECT_GT(sum, 0);
+  expect_no_allocations(model, ws, {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {0, 20, 0, 20}, {1, 2, 3, 34}});
 }
 
 // Non-blocking sends: their link and completions are replayed, and the
@@ -79,18 +83,7 @@ TEST(HotPath, NonblockingSendsAllocateNothing) {
   }
   const Model model(p, testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-4));
   Workspace ws(model);
-  const std::vector<std::vector<std::int64_t>> dists = {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {1, 2, 3, 34}};
-  for (const auto& d : dists) model.iteration_seconds(d, ws);  // warm up
-  const long before = allocations.load();
-  double sum = 0;
-  for (int repeat = 0; repeat < 100; ++repeat) {
-    for (const auto& d : dists) sum += model.iteration_seconds(d, ws);
-  }
-  for (int rank = 0; rank < 4; ++rank) {
-    for (std::int64_t rows = 0; rows <= 40; rows += 5) sum += model.rank_busy_seconds(rank, 0, rows);
-  }
-  EXPECT_EQ(allocations.load() - before, 0);
-  EXPECT_GT(sum, 0);
+  expect_no_allocations(model, ws, {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {1, 2, 3, 34}});
 }
 
 TEST(HotPath, APipelinesPaceAllocatesNothing) {
