@@ -288,7 +288,7 @@ class Workspace {
   std::vector<IclaPlan> plans;
   std::vector<double> scale;
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
-  std::vector<double> busy;        // per rank: its own time of the iteration, every message end kept
+  std::vector<double> busy;        // per rank, in a pipeline: its own time of the iteration (own_time)
   std::vector<double> collective_cost;  // per collective sequence number, for the rows evaluated
   // The replay.
   std::vector<double> clock;

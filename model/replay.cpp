@@ -163,10 +163,10 @@ void Model::cost_rank(int rank, std::int64_t first_row, std::int64_t rows, Works
       ws.op_seconds[static_cast<std::size_t>(i)] = own_seconds(rank, op, rows, ws.scale[ri], ws.plans[ri]);
     }
   }
-  // Collectives aside: only pipelines, which have none, use it.
-  ws.busy[ri] = own_time(rank, [&](int i) {
-    return ops_[static_cast<std::size_t>(i)].kind == OpKind::collective ? 0.0 : ws.op_seconds[static_cast<std::size_t>(i)];
-  });
+  // Only a pipeline's pace uses it (and a pipeline has no collective).
+  if (forward_only_) {
+    ws.busy[ri] = own_time(rank, [&](int i) { return ws.op_seconds[static_cast<std::size_t>(i)]; });
+  }
 }
 
 // Neighbour exchanges skip ranks that own no rows (as io/ does): a message
