@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -36,17 +37,29 @@ std::uint64_t signature(Fn fn, int a, int b, std::int64_t bytes) {
 // Startall starts).
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }
 
-std::int64_t type_bytes(std::int64_t count, MPI_Datatype type) {
+// Byte counts of the large-count calls (MPI_Count counts of MPI_Count-sized
+// datatypes) may not fit: they stop at the largest, never wrap negative.
+constexpr std::int64_t kMostBytes = std::numeric_limits<std::int64_t>::max();
+
+std::int64_t add_bytes(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? kMostBytes : sum;
+}
+
+std::int64_t type_bytes(MPI_Count count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return count * size;
+  MPI_Count size = 0;
+  PMPI_Type_size_x(type, &size);
+  std::int64_t bytes = 0;
+  if (size == MPI_UNDEFINED || size <= 0) return 0;
+  return __builtin_mul_overflow(static_cast<std::int64_t>(count), static_cast<std::int64_t>(size), &bytes) ? kMostBytes
+                                                                                                          : bytes;
 }
 
 std::int64_t received_bytes(const MPI_Status* status) {
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
-  return bytes == MPI_UNDEFINED ? 0 : bytes;
+  MPI_Count bytes = 0;
+  PMPI_Get_elements_x(status, MPI_BYTE, &bytes);
+  return bytes == MPI_UNDEFINED || bytes < 0 ? 0 : static_cast<std::int64_t>(bytes);
 }
 
 model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag) {
@@ -58,27 +71,28 @@ model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, 
   return op;
 }
 
-bool alltoallv(Fn fn) {
-#if MPI_VERSION >= 4
-  if (fn == Fn::Alltoallv_init) return true;
-#endif
-  return fn == Fn::Alltoallv;
-}
-
 // What one rank contributes to a collective (docs/interpose.md), in the
 // unit of the cluster's curve for it and of the emulated network's price
-// (virtual_time.hpp): per peer for alltoall(v), so an alltoallv gives the
-// mean of its send counts where an alltoall gives its send count.
-std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
-  if (c.counts == nullptr) return type_bytes(c.count, c.type);
+// (virtual_time.hpp): per peer for alltoall(v/w), so an alltoallv gives the
+// mean of its sends where an alltoall gives its send count.
+std::int64_t collective_bytes(const CallInfo& c) {
+  if (c.counts.empty()) return type_bytes(c.count, c.type);
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(c.comm, &rank);
   PMPI_Comm_size(c.comm, &size);
-  if (!alltoallv(fn)) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
+  if (c.collective != Collective::alltoall) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
+  // alltoallv: the counts it sends to each peer; alltoallw: each with its
+  // own datatype. The peers of an intercommunicator's are the remote group.
+  int inter = 0;
+  PMPI_Comm_test_inter(c.comm, &inter);
+  if (inter) PMPI_Comm_remote_size(c.comm, &size);
+  if (size <= 0) return 0;
   std::int64_t total = 0;
-  for (int i = 0; i < size; ++i) total += c.counts[i];
-  return type_bytes(total, c.type) / size;
+  for (int i = 0; i < size; ++i) {
+    total = add_bytes(total, type_bytes(c.counts[i], c.types != nullptr ? c.types[i] : c.type));
+  }
+  return total / size;
 }
 
 // A blocking call, run by a service its own way (sleep-waiting) or as it is.
@@ -115,10 +129,8 @@ void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool co
 
 // A synchronous send (or its large-count twin): a rendezvous, timed so.
 bool synchronous_send(Fn fn) {
-#if MPI_VERSION >= 4
-  if (fn == Fn::Ssend_c || fn == Fn::Issend_c || fn == Fn::Ssend_init_c) return true;
-#endif
-  return fn == Fn::Ssend || fn == Fn::Issend || fn == Fn::Ssend_init;
+  const Fn base = fn_base(fn);
+  return base == Fn::Ssend || base == Fn::Issend || base == Fn::Ssend_init;
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -525,19 +537,19 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   rt.leave();
   if (entry && rc == MPI_SUCCESS) {
     if (category == Category::collective) {
-      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(collective_bytes(fn, c)));
+      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(collective_bytes(c)));
     } else {
       std::lock_guard lock(rt.mutex());
       rt.requests().add(*c.request, {.kind = Kind::collective,
                                      .comm = c.comm,
-                                     .bytes = collective_bytes(fn, c),
+                                     .bytes = collective_bytes(c),
                                      .io = {},
                                      .collective = c.collective,
                                      .exchange = entry});
     }
   }
   if (all && rc == MPI_SUCCESS) {
-    const std::int64_t bytes = collective_bytes(fn, c);
+    const std::int64_t bytes = collective_bytes(c);
     std::lock_guard lock(rt.mutex());
     if (rt.capturing()) {
       model::CommOp op;
@@ -551,7 +563,7 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.
   if (following && rc == MPI_SUCCESS && counts_for_detection(c.comm, rt.thread_level())) {
-    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(fn, c), all);
+    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all);
   }
   return rc;
 }
@@ -559,7 +571,7 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
 // MPI-IO calls collective over the file's communicator. Under the virtual
 // clock they synchronize the ranks first, then their I/O is timed.
 bool collective_file_call(Fn fn) {
-  switch (fn) {
+  switch (fn_base(fn)) {
     case Fn::File_open:
     case Fn::File_close:
     case Fn::File_read_all:
@@ -625,7 +637,7 @@ int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
 
 // Where an MPI-IO call reads or writes (FileVariables::note_access).
 FilePointer file_pointer(Fn fn) {
-  switch (fn) {
+  switch (fn_base(fn)) {
     case Fn::File_read_at:
     case Fn::File_read_at_all:
     case Fn::File_write_at:
@@ -689,12 +701,12 @@ int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 // wait is a no-op whatever wait function it uses.
 struct ReadDone {
   MPI_Datatype type;
-  int count;
+  MPI_Count count;
 };
 
 int query_read(void* state, MPI_Status* status) {
   const auto* done = static_cast<ReadDone*>(state);
-  PMPI_Status_set_elements(status, done->type, done->count);
+  PMPI_Status_set_elements_x(status, done->type, done->count);
   PMPI_Status_set_cancelled(status, 0);
   status->MPI_SOURCE = MPI_UNDEFINED;
   status->MPI_TAG = MPI_UNDEFINED;
@@ -706,24 +718,31 @@ int free_read(void* state) {
 }
 int cancel_read(void*, int) { return MPI_SUCCESS; }
 
+// The reads take the count of the call, an int's or a large-count twin's:
+// MPI-4's large-count reads take either.
+#if MPI_VERSION >= 4
+#define MHETA_READ(Name) PMPI_##Name##_c
+#else
+#define MHETA_READ(Name) PMPI_##Name
+#endif
 int synchronous_read(const CallInfo& c, MPI_Status* status) {
-  const int count = static_cast<int>(c.count);  // MPI-IO calls have no large-count twins in the table
   switch (c.sync_read) {
     case SyncRead::individual:
-      return PMPI_File_read(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::individual_all:
-      return PMPI_File_read_all(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_all)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::shared:
-      return PMPI_File_read_shared(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_shared)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::at:
-      return PMPI_File_read_at(c.fh, c.offset, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_at)(c.fh, c.offset, c.buf, c.count, c.type, status);
     case SyncRead::at_all:
-      return PMPI_File_read_at_all(c.fh, c.offset, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_at_all)(c.fh, c.offset, c.buf, c.count, c.type, status);
     case SyncRead::none:
       break;
   }
   return MPI_ERR_INTERN;
 }
+#undef MHETA_READ
 
 int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   const IoTimer timer(rt);
@@ -734,7 +753,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     MPI_Status status{};
     rc = synchronous_read(c, &status);
     if (rc == MPI_SUCCESS) {
-      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, static_cast<int>(c.count)}, c.request);
+      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, c.count}, c.request);
       if (rc == MPI_SUCCESS) PMPI_Grequest_complete(*c.request);
     }
   } else {
@@ -847,14 +866,14 @@ int handle_isendrecv(Runtime& rt, CallInfo& c, CallRef call) {
 }
 
 // A persistent collective: each MPI_Start posts its entry time.
-int handle_collective_init(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+int handle_collective_init(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS || !rt.clock().carrying()) return rc;
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::collective,
                          .comm = c.comm,
-                         .bytes = collective_bytes(fn, c),
+                         .bytes = collective_bytes(c),
                          .io = {},
                          .collective = c.collective};
   pending.persistent = true;
@@ -933,7 +952,7 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::mprobe:
       return handle_mprobe(rt, fn, c, call);
     case Category::collective_init:
-      return handle_collective_init(rt, fn, c, call);
+      return handle_collective_init(rt, c, call);
     case Category::comm_icreate:
       return handle_comm_icreate(rt, c, call);
     case Category::comm_create:
