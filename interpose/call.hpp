@@ -39,6 +39,7 @@ enum class Category {
   comm_create,
   comm_icreate,       // a non-blocking communicator creation: its shadow is made alongside
   comm_free,
+  comm_connect,       // dynamic processes: followed when every process is of this MPI_COMM_WORLD
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

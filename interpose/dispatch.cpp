@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -104,8 +105,11 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
 }
 
 // A message sent or received: recorded while capturing, told to the services.
+// A peer outside MPI_COMM_WORLD (a spawned process on a merged
+// communicator) is no rank of the profile: its messages are not recorded.
 void record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes, int tag) {
   const int world_peer = world_rank_of(comm, peer);
+  if (world_peer == MPI_UNDEFINED) return;
   if (rt.capturing()) rt.timeline().add_comm(message(kind, world_peer, bytes, tag));
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
               bytes, tag});
@@ -901,6 +905,34 @@ int handle_comm_icreate(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// Dynamic processes (MPI_Comm_spawn(_multiple), accept, connect, join): a
+// communicator whose processes are all of this MPI_COMM_WORLD is followed
+// as any created one (it gets its shadow: every member calls this wrapper
+// at the same point); one that reaches processes of another MPI_COMM_WORLD
+// (spawned ones, which run unwatched, or another job's) cannot be, and the
+// first such call says so, on the new communicator's local rank 0.
+int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (rc != MPI_SUCCESS || *c.newcomm == MPI_COMM_NULL) return rc;
+  if (within_world(*c.newcomm)) {
+    rt.clock().communicator_created(*c.newcomm);
+    return rc;
+  }
+  static std::atomic<bool> said{false};
+  int local_rank = 0;
+  PMPI_Comm_rank(*c.newcomm, &local_rank);
+  if (local_rank == 0 && !said.exchange(true)) {
+    std::fprintf(stderr,
+                 "mheta interpose (rank %d): %s connects processes of another MPI_COMM_WORLD, which the interposer "
+                 "does not follow: messages and collectives on the communicator it returns, and on those made from "
+                 "it, carry no virtual time (a receive completes at the receiver's own time, a collective waits for "
+                 "no other process's clock) and are not in the profile; spawned processes run unwatched\n",
+                 rt.world_rank(), fn_name(fn));
+  }
+  return rc;
+}
+
 int handle_comm_free(Runtime& rt, CallInfo& c, CallRef call) {
   rt.clock().communicator_freed(*c.newcomm);
   const int rc = call();
@@ -959,6 +991,8 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_comm_create(rt, c, call);
     case Category::comm_free:
       return handle_comm_free(rt, c, call);
+    case Category::comm_connect:
+      return handle_comm_connect(rt, fn, c, call);
   }
   return call();
 }

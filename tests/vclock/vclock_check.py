@@ -17,6 +17,10 @@ and exits non-zero with a message when what it checks does not hold.
   followed      the calls of followed_calls.c (matched probes, synchronous
                 sends, persistent collectives, MPI_Comm_idup): the program's
                 results unchanged, each virtual time where the network puts it
+  dynamic       a program spawning a process of itself (dynamic_processes.c):
+                results unchanged under the virtual clock, and when the
+                spawn succeeds the interposer says once that it does not
+                follow it (and the spawned process once that it runs unwatched)
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -199,13 +203,44 @@ def cmd_followed(args):
                            float(figures["expected_" + name]), args.tolerance)
 
 
+# What the interposer says of dynamic processes (interpose/dispatch.cpp and
+# interpose/runtime.cpp).
+NOT_FOLLOWED = "MPI_Comm_spawn connects processes of another MPI_COMM_WORLD"
+UNWATCHED = "processes started by MPI_Comm_spawn run unwatched"
+
+
+def cmd_dynamic(args):
+    program = [args.probe]
+    for np in args.ranks:
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = run([args.mpiexec, "-n", str(np)] + program).stdout
+            result = under_mheta(args, np, "virtual", "HY1", program, tmp)
+        if result.stdout != plain or not plain.strip():
+            fail("%d ranks: output changed under the virtual clock\n--- without the interposer\n%s--- with it\n%s" %
+                 (np, plain, result.stdout))
+        said = [line for line in result.stderr.splitlines() if NOT_FOLLOWED in line]
+        unwatched = [line for line in result.stderr.splitlines() if UNWATCHED in line]
+        if "not supported by this MPI" in plain:
+            # Nothing was connected: nothing to say.
+            if said or unwatched:
+                fail("%d ranks: the spawn failed, yet the interposer said:\n%s" % (np, result.stderr))
+            print("ok: %d ranks, this MPI spawns no process (%s); the program's lines are unchanged under the "
+                  "virtual clock" % (np, plain.splitlines()[0]))
+            continue
+        if len(said) != 1 or len(unwatched) != 1:
+            fail("%d ranks: expected one line '%s...' and one '%s...', got:\n%s" % (np, NOT_FOLLOWED, UNWATCHED,
+                                                                                   result.stderr))
+        print("ok: %d ranks, results unchanged; said once: %s" % (np, said[0]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "link", "reproducible",
-                                          "followed"])
+                                          "followed", "dynamic"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
-    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program)")
+    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program; dynamic: "
+                        "the dynamic_processes program)")
     parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--tolerance", type=float, default=0.15)
     parser.add_argument("--modes", nargs="+", default=[], help="followed: the modes of followed_calls to run")
@@ -221,6 +256,7 @@ def main():
         "link": cmd_link,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
+        "dynamic": cmd_dynamic,
     }[args.check](args)
 
 
