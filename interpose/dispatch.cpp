@@ -362,6 +362,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       }
       if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
         const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
+        if (world_peer == MPI_UNDEFINED) break;  // a process of another MPI_COMM_WORLD: no rank of the profile
         const std::int64_t bytes = received_bytes(status);
         if (rt.capturing()) {
           rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
