@@ -40,6 +40,7 @@ enum class Category {
   comm_icreate,       // a non-blocking communicator creation: its shadow is made alongside
   comm_free,
   comm_connect,       // dynamic processes: followed when every process is of this MPI_COMM_WORLD
+  unfollowed,         // run as it is; the virtual clock says once that it does not follow it
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

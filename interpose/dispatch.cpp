@@ -934,6 +934,26 @@ int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// Neighbourhood collectives, split collective MPI-IO, one-sided
+// synchronization: run as they are, outside the virtual clock. The time a
+// rank spends in one is not compute (before, passed through, a wait in
+// one spun and counted as compute times the CPU factor) and costs nothing
+// on the emulated network or disk; the first such call says so.
+int handle_unfollowed(Runtime& rt, Fn fn, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  static std::atomic<bool> said{false};
+  if (rt.clock().on() && !said.exchange(true)) {
+    std::fprintf(stderr,
+                 "mheta interpose (rank %d): the virtual clock does not follow %s (nor any neighbourhood "
+                 "collective, split collective MPI-IO or one-sided synchronization): the time a rank spends in one "
+                 "is no time on its clock, synchronizes no other rank's and costs nothing on the emulated network "
+                 "or disk\n",
+                 rt.world_rank(), fn_name(fn));
+  }
+  return rc;
+}
+
 int handle_comm_free(Runtime& rt, CallInfo& c, CallRef call) {
   rt.clock().communicator_freed(*c.newcomm);
   const int rc = call();
@@ -994,6 +1014,8 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_comm_free(rt, c, call);
     case Category::comm_connect:
       return handle_comm_connect(rt, fn, c, call);
+    case Category::unfollowed:
+      return handle_unfollowed(rt, fn, call);
   }
   return call();
 }

@@ -21,6 +21,10 @@ and exits non-zero with a message when what it checks does not hold.
                 results unchanged under the virtual clock, and when the
                 spawn succeeds the interposer says once that it does not
                 follow it (and the spawned process once that it runs unwatched)
+  unfollowed    neighbourhood collectives, one-sided fences and split
+                collective MPI-IO (unfollowed_calls.c): results unchanged,
+                each rank says once that the clock does not follow them, and
+                a wait in a neighbourhood collective is no compute
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -209,15 +213,24 @@ NOT_FOLLOWED = "MPI_Comm_spawn connects processes of another MPI_COMM_WORLD"
 UNWATCHED = "processes started by MPI_Comm_spawn run unwatched"
 
 
+def unchanged_under_virtual_clock(args, np, program):
+    """Runs `program` (@TMP@: a scratch folder) without the interposer and
+    under the virtual clock emulating HY1; fails unless it prints the same.
+    Returns the run under the clock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [a.replace("@TMP@", tmp) for a in program]
+        plain = run([args.mpiexec, "-n", str(np)] + program).stdout
+        result = under_mheta(args, np, "virtual", "HY1", program, tmp)
+    if result.stdout != plain or not plain.strip():
+        fail("%d ranks: output changed under the virtual clock\n--- without the interposer\n%s--- with it\n%s" %
+             (np, plain, result.stdout))
+    return result
+
+
 def cmd_dynamic(args):
-    program = [args.probe]
     for np in args.ranks:
-        with tempfile.TemporaryDirectory() as tmp:
-            plain = run([args.mpiexec, "-n", str(np)] + program).stdout
-            result = under_mheta(args, np, "virtual", "HY1", program, tmp)
-        if result.stdout != plain or not plain.strip():
-            fail("%d ranks: output changed under the virtual clock\n--- without the interposer\n%s--- with it\n%s" %
-                 (np, plain, result.stdout))
+        result = unchanged_under_virtual_clock(args, np, [args.probe])
+        plain = result.stdout
         said = [line for line in result.stderr.splitlines() if NOT_FOLLOWED in line]
         unwatched = [line for line in result.stderr.splitlines() if UNWATCHED in line]
         if "not supported by this MPI" in plain:
@@ -233,14 +246,34 @@ def cmd_dynamic(args):
         print("ok: %d ranks, results unchanged; said once: %s" % (np, said[0]))
 
 
+UNFOLLOWED = "the virtual clock does not follow"
+
+
+def cmd_unfollowed(args):
+    for np in args.ranks:
+        result = unchanged_under_virtual_clock(args, np, [args.probe, "@TMP@"])
+        said = [line for line in result.stderr.splitlines() if UNFOLLOWED in line]
+        ranks = sorted(re.search(r"\(rank (\d+)\)", line).group(1) for line in said)
+        if not said or len(set(ranks)) != len(ranks):
+            fail("%d ranks: expected one line '%s ...' per rank at most, and at least one; got:\n%s" %
+                 (np, UNFOLLOWED, result.stderr))
+        # Rank 0 waited 30 ms of rank 1's compute in the neighbourhood
+        # collective: counted as compute, that wait moved its clock by ~30 ms.
+        wait = figure(result.stderr, "neighbor_wait_s")
+        print("%d ranks: results unchanged; said on ranks %s; rank 0's clock moved %.6f s in a neighbourhood "
+              "collective it waited 30 ms in (at most 0.005)" % (np, ",".join(ranks), wait))
+        if wait > 0.005:
+            fail("%d ranks: a wait in MPI_Neighbor_alltoall moved the clock by %.6f s" % (np, wait))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "link", "reproducible",
-                                          "followed", "dynamic"])
+                                          "followed", "dynamic", "unfollowed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program; dynamic: "
-                        "the dynamic_processes program)")
+                        "the dynamic_processes program; unfollowed: the unfollowed_calls program)")
     parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--tolerance", type=float, default=0.15)
     parser.add_argument("--modes", nargs="+", default=[], help="followed: the modes of followed_calls to run")
@@ -257,6 +290,7 @@ def main():
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
         "dynamic": cmd_dynamic,
+        "unfollowed": cmd_unfollowed,
     }[args.check](args)
 
 
