@@ -411,6 +411,10 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
                                      .bytes = static_cast<double>(p.bytes)});
       break;
     case Kind::file: {
+      if (p.on_emulated_disk) {  // its time was the disk's from the issue (and recorded then)
+        clock.wait_until(p.disk_done_at);
+        break;
+      }
       double transfer =
           delay.blocked ? delay.done_at - p.issued_at : p.issue_seconds + (delay.done_at - delay.call_start);
       // Virtual time: the time the thread waited for a core between the
@@ -600,12 +604,13 @@ void synchronize_file_call(Runtime& rt, Fn fn, MPI_File fh) {
 
 // An MPI-IO call's time. Emulating, it is stretched by the emulated disk
 // (and so returned), after the time the thread waited for a core is taken
-// out, as compute is measured by CPU time (docs/emulation.md).
+// out, as compute is measured by CPU time (docs/emulation.md); the virtual
+// clock's emulated disk times it by what it moved instead.
 struct IoTimer {
   explicit IoTimer(const Runtime& rt) : start(now_s()), queued(rt.measures_cpu() ? thread_queued_s() : 0) {}
-  double seconds(Runtime& rt) const {
+  double seconds(Runtime& rt, DiskOp op = DiskOp::other, std::int64_t bytes = 0) const {
     const double wall = now_s() - start;
-    return rt.time_file_io(rt.measures_cpu() ? wall - (thread_queued_s() - queued) : wall, wall);
+    return rt.time_file_io(rt.measures_cpu() ? wall - (thread_queued_s() - queued) : wall, wall, op, bytes);
   }
   double start;
   double queued;
@@ -669,12 +674,12 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   synchronize_file_call(rt, fn, c.fh);
   const IoTimer timer(rt);
   const int rc = call();
-  const double seconds = timer.seconds(rt);
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  const double seconds = timer.seconds(rt, write ? DiskOp::write : DiskOp::read, bytes);
   rt.leave();
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.files().variable_of(c.fh);
-  const std::int64_t bytes = type_bytes(c.count, c.type);
   if (write && rt.capturing()) rt.files().note_write(variable);
   if (rt.capturing() && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
@@ -765,27 +770,37 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     rc = call();
   }
   const double issue_seconds = now_s() - start;
-  const double seconds = as_sync_read ? timer.seconds(rt) : issue_seconds;
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  const DiskOp op = write ? DiskOp::write : DiskOp::read;
+  // On the virtual clock's emulated disk the request takes its turn on the
+  // disk from now; its whole time is known at the issue.
+  const bool on_emulated_disk = !as_sync_read && rc == MPI_SUCCESS && rt.clock().emulates_disk();
+  const double disk_done_at = on_emulated_disk ? rt.clock().disk_request(op, bytes) : 0;
+  const double seconds = as_sync_read       ? timer.seconds(rt, op, bytes)
+                         : on_emulated_disk ? disk_done_at - rt.clock().now()
+                                            : issue_seconds;
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.files().variable_of(c.fh);
   if (write && rt.capturing()) rt.files().note_write(variable);
-  if (rt.capturing()) rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, type_bytes(c.count, c.type));
+  if (rt.capturing()) rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
   if (as_sync_read && variable >= 0) {
-    const Timeline::IoRef ref = rt.timeline().add_io(variable, false, type_bytes(c.count, c.type), seconds, true);
+    const Timeline::IoRef ref = rt.timeline().add_io(variable, false, bytes, seconds, true);
     rt.requests().add(*c.request,
                       {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
   } else {
     PendingRequest file;
     file.kind = Kind::file;
     file.issued_at = start;
-    file.issue_seconds = issue_seconds;
+    file.issue_seconds = seconds;
     file.write = write;
+    file.on_emulated_disk = on_emulated_disk;
+    file.disk_done_at = disk_done_at;
     if (write && rt.capturing() && variable >= 0) {
       // ROMIO performs the transfer inside the call; its time is the write's,
       // and so is the emulated rest of it, slept where the request completes.
-      file.io = rt.timeline().add_io(variable, true, type_bytes(c.count, c.type), seconds, false);
+      file.io = rt.timeline().add_io(variable, true, bytes, seconds, false);
       file.recorded = true;
       rt.files().note_write_record(variable, file.io);
     }
@@ -796,8 +811,8 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
   }
   if (rt.following()) {
-    rt.file_io({fn, variable, write, type_bytes(c.count, c.type)});
-    rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), type_bytes(c.count, c.type))});
+    rt.file_io({fn, variable, write, bytes});
+    rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
   }
   return rc;
 }

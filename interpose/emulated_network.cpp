@@ -13,19 +13,6 @@ namespace {
 constexpr double kSecondsPerMicrosecond = 1e-6;
 constexpr double kBytesPerMegabyte = 1e6;  // MB/s as network figures are given: 10^6 bytes
 
-// A misspelt key ("latency_ms") would otherwise be ignored and the run
-// emulate a network nobody asked for.
-void reject_unknown_keys(const model::JsonFields& f, const model::Json& object, const std::string& path,
-                         std::initializer_list<std::string_view> known) {
-  if (!object.is_object()) f.fail(path, "must be an object");
-  for (const auto& [key, value] : object.items()) {
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string names;
-    for (std::string_view k : known) names += (names.empty() ? "" : ", ") + std::string(k);
-    f.fail(model::field_path(path, key), "is not a field of this block (expected " + names + ")");
-  }
-}
-
 double latency_s(const model::JsonFields& f, const model::Json& value, const std::string& path) {
   return f.non_negative_value(value, path) * kSecondsPerMicrosecond;
 }
@@ -60,7 +47,7 @@ std::vector<NodeLinks> parse_node_links(const model::JsonFields& f, const model:
   std::vector<NodeLinks> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = model::index_path("network.ranks", i);
-    reject_unknown_keys(f, list[i], path, {"rank", "latency_us", "bandwidth_MBps"});
+    f.only_keys(list[i], path, {"rank", "latency_us", "bandwidth_MBps"});
     const int node = node_index(f, f.member(list[i], "rank", path), model::field_path(path, "rank"), nodes);
     for (const NodeLinks& seen : out) {
       if (seen.node == node)
@@ -75,7 +62,7 @@ std::vector<PairLink> parse_pair_links(const model::JsonFields& f, const model::
   std::vector<PairLink> out;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = model::index_path("network.pairs", i);
-    reject_unknown_keys(f, list[i], path, {"between", "latency_us", "bandwidth_MBps"});
+    f.only_keys(list[i], path, {"between", "latency_us", "bandwidth_MBps"});
     const std::string between_path = model::field_path(path, "between");
     const model::Json& between = f.member(list[i], "between", path);
     if (!between.is_array() || between.size() != 2) f.fail(between_path, "must be two node numbers, [a, b]");
@@ -136,7 +123,7 @@ Network gigabit_ethernet(int nodes) {
 }
 
 Network parse_network(const model::JsonFields& f, const model::Json& block, int nodes) {
-  reject_unknown_keys(f, block, "network", {"latency_us", "bandwidth_MBps", "ranks", "pairs"});
+  f.only_keys(block, "network", {"latency_us", "bandwidth_MBps", "ranks", "pairs"});
   Network network;
   network.nodes = nodes;
   network.base.latency_s = latency_s(f, f.member(block, "latency_us", "network"), "network.latency_us");

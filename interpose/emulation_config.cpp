@@ -109,6 +109,9 @@ std::optional<Emulation> emulation_preset(std::string_view name) {
     // The paper's cluster (§5.1) is one machine room: the same network for
     // every configuration of Table 1.
     e.network = gigabit_ethernet(static_cast<int>(e.ranks.size()));
+    // And one kind of local disk, each node's io_factor times slower: so the
+    // same run gives the same virtual times (docs/emulation.md, "Disk").
+    e.disk = sata_ssd();
     return e;
   }
   return std::nullopt;
@@ -152,6 +155,7 @@ Emulation parse_emulation(std::string_view text, std::string_view source) {
   if (const model::Json* network = f.optional_member(document, "network", "")) {
     e.network = parse_network(f, *network, static_cast<int>(e.ranks.size()));
   }
+  if (const model::Json* disk = f.optional_member(document, "disk", "")) e.disk = parse_disk(f, *disk);
   return e;
 }
 

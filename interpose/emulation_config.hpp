@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "interpose/emulated_disk.hpp"
 #include "interpose/emulated_network.hpp"
 
 namespace mheta::interpose {
@@ -41,6 +42,10 @@ struct Emulation {
   // The network messages cross under the virtual clock; absent: the
   // machine's own (what the messages really take).
   std::optional<Network> network;
+  // The disk every node's MPI-IO is timed on under the virtual clock, each
+  // rank's request times its io_factor; absent: the machine's own (the
+  // measured time of each call times io_factor).
+  std::optional<Disk> disk;
 
   // The node rank `rank` of `size` emulates: the configuration is stretched
   // over the run's ranks (node floor(rank * nodes / size)), so an 8-node

@@ -37,6 +37,8 @@ struct PendingRequest {
   int recv_tag = MPI_ANY_TAG;
   std::int64_t recv_bytes = 0;
   double queued_at_issue = 0;               // file: the thread's run-queue time at the issue
+  bool on_emulated_disk = false;            // file: timed by the virtual clock's emulated disk,
+  double disk_done_at = 0;                  //   which completes it at this virtual time
   model::Collective collective{};           // collective: which
   std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times
   MPI_Comm* newcomm = nullptr;                  // comm_create: where MPI writes the new communicator

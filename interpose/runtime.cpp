@@ -210,8 +210,8 @@ void Runtime::call_seen(const CallSeen& event) {
   for (const auto& s : services_) s->on_call(*this, event);
 }
 
-double Runtime::time_file_io(double io_s, double wall_s) {
-  FileTiming timing{.io_s = io_s, .wall_s = wall_s, .seconds = wall_s};
+double Runtime::time_file_io(double io_s, double wall_s, DiskOp op, std::int64_t bytes) {
+  FileTiming timing{.io_s = io_s, .wall_s = wall_s, .seconds = wall_s, .op = op, .bytes = bytes};
   for (const auto& s : services_) s->time_file_io(*this, timing);
   return timing.seconds;
 }

@@ -127,7 +127,7 @@ class Runtime {
   void collective(const CollectiveEvent& event);
   void file_io(const FileIoEvent& event);
   void call_seen(const CallSeen& event);
-  double time_file_io(double io_s, double wall_s);
+  double time_file_io(double io_s, double wall_s, DiskOp op, std::int64_t bytes);
   double wtime(double seconds);
   void program_mark();
   void pcontrol(int level);

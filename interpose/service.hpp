@@ -27,6 +27,7 @@
 #include <optional>
 
 #include "interpose/call.hpp"
+#include "interpose/emulated_disk.hpp"
 #include "interpose/function_ref.hpp"
 
 namespace mheta::interpose {
@@ -94,11 +95,14 @@ struct CallSeen {
 
 // The time of a blocking MPI-IO call: `io_s` of it not spent waiting for a
 // core (when Runtime::measures_cpu(); else the wall time), `wall_s` as it
-// lasted; `seconds` what is recorded. A service may make it last longer.
+// lasted; `seconds` what is recorded. A service may make it last longer,
+// or time it on an emulated disk by what it moved (`op`, `bytes`).
 struct FileTiming {
   double io_s = 0;
   double wall_s = 0;
   double seconds = 0;
+  DiskOp op = DiskOp::other;
+  std::int64_t bytes = 0;
 };
 
 class Service {

@@ -17,7 +17,8 @@ void VirtualClockService::on_start(Runtime& rt) {
   if (settings.emulation && settings.emulation->network) {
     network = [net = *settings.emulation->network, size](int from, int to) { return net.link(from, to, size); };
   }
-  start(mine, std::move(network), settings.wait == WaitMode::sleep);
+  start(mine, std::move(network), settings.wait == WaitMode::sleep,
+        settings.emulation ? settings.emulation->disk : std::nullopt);
 }
 
 // Compute counts its CPU time times the CPU factor, and lasts no longer
@@ -31,7 +32,18 @@ void VirtualClockService::value_compute(Runtime&, ComputeSection& section) {
 }
 
 void VirtualClockService::time_file_io(Runtime&, FileTiming& timing) {
+  if (emulates_disk()) {
+    const double before = clock_.now();
+    clock_.wait_until(disk_request(timing.op, timing.bytes));
+    timing.seconds = clock_.now() - before;
+    return;
+  }
   timing.seconds = on() ? clock_.advance_io(timing.io_s, 0, rank_.io_factor) : rank_.io_factor * timing.io_s;
+}
+
+double VirtualClockService::disk_request(DiskOp op, std::int64_t bytes) {
+  disk_free_at_ = std::max(disk_free_at_, clock_.now()) + disk_->seconds(op, bytes, rank_.io_factor);
+  return disk_free_at_;
 }
 
 void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
@@ -53,9 +65,11 @@ void VirtualClockService::on_capture_end(Runtime&, bool) {
   capture_virtual_ = on();
 }
 
-void VirtualClockService::start(const RankEmulation& rank, Network network, bool sleep_wait) {
+void VirtualClockService::start(const RankEmulation& rank, Network network, bool sleep_wait,
+                                std::optional<Disk> disk) {
   rank_ = rank;
   network_ = std::move(network);
+  disk_ = disk;
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
   shadows_.start(sleep_wait);
   if (!network_) measured_ = measure_network(shadows_.shadow(MPI_COMM_WORLD));

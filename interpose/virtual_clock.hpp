@@ -1,8 +1,8 @@
 #pragma once
 // The virtual clock of an emulated run (MHETA_CLOCK=virtual, the default
 // when emulating; docs/emulation.md, "Virtual time"). Each rank's time
-// advances by its compute (CPU time x CPU factor), its I/O (measured I/O
-// time x I/O factor), and waits on messages and collectives timed on the
+// advances by its compute (CPU time x CPU factor), its I/O (on the emulated
+// disk, else the measured I/O time, x I/O factor), and waits on messages and collectives timed on the
 // emulated network; MPI_Wtime returns it. Nothing is slept to stretch time,
 // so a run is as fast as the machine allows and its times do not depend on
 // how ranks sharing cores were scheduled.
@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "interpose/emulation_config.hpp"
@@ -56,7 +57,7 @@ class VirtualClockService final : public Service {
 
   // MPI_Init has returned (every rank calls it: collective). Without a
   // network, the machine's own is measured (network_probe.hpp).
-  void start(const RankEmulation& rank, Network network, bool sleep_wait);
+  void start(const RankEmulation& rank, Network network, bool sleep_wait, std::optional<Disk> disk = std::nullopt);
   // Before MPI_Finalize.
   void finish();
   // Threads call MPI concurrently: the clock cannot order their events. Says
@@ -76,6 +77,13 @@ class VirtualClockService final : public Service {
   double io_factor() const { return rank_.io_factor; }
   // An emulated disk's non-blocking request completes at `t`.
   void wait_until(double t);
+  // Whether MPI-IO is timed on the emulation's disk (emulated_disk.hpp)
+  // rather than by its measured time.
+  bool emulates_disk() const { return on() && disk_.has_value(); }
+  // A request issued now on the emulated disk: it starts when the disk has
+  // served the ones before it and the virtual time it completes is returned
+  // (the clock does not move; a blocking call then waits until it).
+  double disk_request(DiskOp op, std::int64_t bytes);
 
   // Point-to-point. A send's time travels ahead of it; the send completes
   // once its bytes are on the wire. A rank's link carries one message at a
@@ -136,6 +144,8 @@ class VirtualClockService final : public Service {
   bool capture_virtual_ = false;
   bool carrying_ = false;
   double wire_free_at_ = 0;  // when this rank's link has put out every message posted so far
+  std::optional<Disk> disk_;  // the emulation's disk; absent: the machine's, measured
+  double disk_free_at_ = 0;   // when this rank's emulated disk has served every request issued so far
 };
 
 }  // namespace mheta::interpose

@@ -1,5 +1,6 @@
 #include "model/json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/format_error.hpp"
@@ -114,6 +115,17 @@ bool JsonFields::boolean_or(const Json& object, std::string_view key, std::strin
   if (value == nullptr) return fallback;
   if (!value->is_boolean()) fail(field_path(path, key), "must be true or false");
   return value->get<bool>();
+}
+
+void JsonFields::only_keys(const Json& object, std::string_view path,
+                           std::initializer_list<std::string_view> known) const {
+  if (!object.is_object()) fail(path, "must be an object");
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string names;
+    for (std::string_view k : known) names += (names.empty() ? "" : ", ") + std::string(k);
+    fail(field_path(path, key), "is not a field of this block (expected " + names + ")");
+  }
 }
 
 void JsonFields::expect_format(const Json& document, std::string_view expected) const {

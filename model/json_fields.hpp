@@ -3,6 +3,7 @@
 // reason for every problem (missing field, wrong type, negative or non-finite
 // number), so the readers of cluster.json and profile.json stay declarative.
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -55,6 +56,9 @@ class JsonFields {
   std::int64_t integer_value(const Json& value, std::string_view path, std::int64_t minimum = 0,
                              std::int64_t maximum = INT64_MAX) const;
   bool boolean_or(const Json& object, std::string_view key, std::string_view path, bool fallback) const;
+  // Checks that `object` is an object with no key outside `known`: a
+  // misspelt key ("latency_ms") would otherwise be ignored silently.
+  void only_keys(const Json& object, std::string_view path, std::initializer_list<std::string_view> known) const;
   // Checks that the document is an object whose "format" field is the one
   // version this build reads.
   void expect_format(const Json& document, std::string_view expected) const;

@@ -2,7 +2,8 @@
 # README command 1: install what is missing, build, and run mheta's main job
 # on the bundled default: jacobi (out of core, HDF5 local arrays) on 2 ranks
 # of an emulated heterogeneous cluster (examples/demo/two-nodes.json: rank 1
-# has a quarter of the CPU speed, a disk four times as slow and 3 MiB of memory).
+# has a quarter of the CPU speed, a disk four times as slow and 3 MiB of memory,
+# on the presets' emulated network and disk, so its times repeat run to run).
 #   1. capture one iteration, measure the cluster, predict the paper's
 #      spectrum of distributions and search the best (GBS), run each for
 #      real and compare (mheta validate), then write the HTML report;

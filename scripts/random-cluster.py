@@ -5,7 +5,9 @@ The presets are four clusters somebody chose; a model that is right on
 them only may be fitted to them. This draws the others: per node a CPU
 factor uniform in [1, 4], an I/O factor uniform in [1, 8], and memory from an
 eighth of a Blk share to twice it (log-uniform, so that out of core and in
-core are about as likely), on the presets' network (50 us, 117 MB/s).
+core are about as likely), on the presets' network (50 us, 117 MB/s) and
+their disk (100 us, 500 MB/s read, 450 MB/s write, each node's I/O factor
+times slower).
 
 The same seed gives the same CPU and I/O factors and the same memory
 fractions whatever the share, so one mix can be given to several programs,
@@ -35,6 +37,7 @@ def draw(seed, ranks, share_bytes):
         "name": "mix-%d" % seed,
         "ranks": nodes,
         "network": {"latency_us": 50, "bandwidth_MBps": 117},
+        "disk": {"latency_us": 100, "read_MBps": 500, "write_MBps": 450},
     }
 
 

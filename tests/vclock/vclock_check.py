@@ -11,6 +11,7 @@ and exits non-zero with a message when what it checks does not hold.
                 times the factor even with more ranks than cores (no dilation)
   io-factor     io_factor 4 on one rank, 1 on the other, doing the same I/O side by side: 4x the virtual time
                 (--io-mode io_c: with MPI-4's large-count MPI-IO calls)
+  disk          the emulation's disk times an I/O-bound run by its arithmetic, the same run after run
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
   link          a rank's link puts its messages out one after another
   reproducible  the same run twice gives the same virtual time
@@ -91,10 +92,10 @@ def median_elapsed(args, np, emulate, program, tmp, runs=3):
 
 def within(name, value, target, tolerance):
     error = abs(value / target - 1)
-    print("%s: %.4g (target %.4g, within %.0f%%: %s)" % (name, value, target, 100 * tolerance,
+    print("%s: %.4g (target %.4g, within %.3g%%: %s)" % (name, value, target, 100 * tolerance,
                                                          "yes" if error <= tolerance else "no"))
     if error > tolerance:
-        fail("%s is %.4g, %.1f%% from %.4g (tolerance %.0f%%)" % (name, value, 100 * error, target, 100 * tolerance))
+        fail("%s is %.4g, %.1f%% from %.4g (tolerance %.3g%%)" % (name, value, 100 * error, target, 100 * tolerance))
 
 
 def cmd_unchanged(args):
@@ -150,6 +151,32 @@ def cmd_io_factor(args):
         print("ratios of six runs: " + " ".join("%.3f" % r for r in ratios))
         within("%s: io_factor 4 / io_factor 1 virtual time, side by side in one run (median of 6 runs)" % args.io_mode,
                statistics.median(ratios), 4, args.tolerance)
+
+
+def cmd_disk(args):
+    # On the emulation's disk an I/O-bound run's virtual time is the disk's
+    # arithmetic, whatever the machine's disk and page cache did: each of
+    # 20 iterations writes then reads 4 MiB (clock_probe io), so rank r takes
+    # 20 x io_factor_r x ((L + B/W) + (L + B/R)), and a second run the same.
+    block = 512 * 1024 * 8
+    latency, read_Bps, write_Bps = 1e-3, 10e6, 20e6
+    factors = [1, 3]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "disk.json")
+        with open(path, "w") as f:
+            json.dump({"format": "mheta-emulation/1", "ranks": [{"io_factor": x} for x in factors],
+                       "network": FREE_NETWORK,
+                       "disk": {"latency_us": latency * 1e6, "read_MBps": read_Bps / 1e6,
+                                "write_MBps": write_Bps / 1e6}}, f)
+        program = [args.probe, "io", tmp, "20"]
+        runs = [under_mheta(args, 2, "virtual", path, program, tmp).stdout for _ in range(2)]
+        for rank, factor in enumerate(factors):
+            expected = 20 * factor * ((latency + block / write_Bps) + (latency + block / read_Bps))
+            for k, out in enumerate(runs):
+                within("run %d, rank %d (io_factor %g): virtual time of 20 write+read iterations" % (k + 1, rank, factor),
+                       figure(out, "rank%d_elapsed_s" % rank), expected, args.tolerance)
+        first, second = (figure(out, "rank1_elapsed_s") for out in runs)
+        within("rank 1, second run / first run", second / first, 1, args.tolerance / 10)
 
 
 def cmd_latency(args):
@@ -268,8 +295,8 @@ def cmd_unfollowed(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "latency", "link", "reproducible",
-                                          "followed", "dynamic", "unfollowed"])
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "latency", "link",
+                                          "reproducible", "followed", "dynamic", "unfollowed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program; dynamic: "
@@ -285,6 +312,7 @@ def main():
         "unchanged": cmd_unchanged,
         "cpu-factor": cmd_cpu_factor,
         "io-factor": cmd_io_factor,
+        "disk": cmd_disk,
         "latency": cmd_latency,
         "link": cmd_link,
         "reproducible": cmd_reproducible,
