@@ -96,6 +96,22 @@ std::int64_t collective_bytes(const CallInfo& c) {
   return total / size;
 }
 
+// What the emulated network prices one rank's part of a collective at
+// (virtual_time.hpp): its own bytes, but a gather or reduce-scatter of
+// unequal blocks (allgatherv, reduce_scatter) goes at its largest block on
+// every rank. MPICH moves large ones round a ring, each of whose P - 1
+// steps forwards some rank's block, so no rank is done before the largest
+// has passed through it; the model prices them so (docs/model.md,
+// "Collectives whose bytes follow the rows").
+std::int64_t priced_bytes(const CallInfo& c) {
+  if (c.counts.empty() || c.collective == Collective::alltoall) return collective_bytes(c);
+  int size = 1;
+  PMPI_Comm_size(c.comm, &size);
+  MPI_Count largest = 0;
+  for (int i = 0; i < size; ++i) largest = std::max(largest, c.counts[i]);
+  return type_bytes(largest, c.type);
+}
+
 // A blocking call, run by a service its own way (sleep-waiting) or as it is.
 int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nonblocking) {
   if (nonblocking) {
@@ -546,12 +562,12 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   rt.leave();
   if (entry && rc == MPI_SUCCESS) {
     if (category == Category::collective) {
-      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(collective_bytes(c)));
+      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(c)));
     } else {
       std::lock_guard lock(rt.mutex());
       rt.requests().add(*c.request, {.kind = Kind::collective,
                                      .comm = c.comm,
-                                     .bytes = collective_bytes(c),
+                                     .bytes = priced_bytes(c),
                                      .io = {},
                                      .collective = c.collective,
                                      .exchange = entry});
@@ -893,7 +909,7 @@ int handle_collective_init(Runtime& rt, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::collective,
                          .comm = c.comm,
-                         .bytes = collective_bytes(c),
+                         .bytes = priced_bytes(c),
                          .io = {},
                          .collective = c.collective};
   pending.persistent = true;

@@ -17,7 +17,10 @@
  *       latest time a receiver got its message)
  *   clock_probe mixed ITERATIONS  fixed work, a ring exchange and an
  *       allreduce per iteration: prints elapsed_s, the same run after run
- *       under the virtual clock */
+ *       under the virtual clock
+ *   clock_probe gatherv BYTES  an MPI_Allgatherv in which rank 0 gives
+ *       BYTES and every other rank 8: prints each rank's end time
+ *       (rankK_end_s) after a barrier at 0 */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +161,34 @@ static int mixed(int rank, int size, int iterations) {
   return 0;
 }
 
+static int gatherv(int rank, int size, int bytes) {
+  int* counts = calloc((size_t)size, sizeof(int));
+  int* displs = calloc((size_t)size, sizeof(int));
+  for (int r = 0, at = 0; r < size; ++r) {
+    counts[r] = r == 0 ? bytes : 8;
+    displs[r] = at;
+    at += counts[r];
+  }
+  char* all = calloc((size_t)bytes + 8 * (size_t)size, 1);
+  char* mine = calloc((size_t)counts[rank], 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  MPI_Allgatherv(mine, counts[rank], MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  const double end = MPI_Wtime() - start;
+  double* ends = calloc((size_t)size, sizeof(double));
+  MPI_Gather(&end, 1, MPI_DOUBLE, ends, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) printf("rank%d_end_s=%.9f ", r, ends[r]);
+    printf("\n");
+  }
+  free(ends);
+  free(mine);
+  free(all);
+  free(displs);
+  free(counts);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -177,9 +208,12 @@ int main(int argc, char** argv) {
     status = fanout(rank, size, atoi(argv[2]));
   } else if (strcmp(mode, "mixed") == 0 && argc == 3) {
     status = mixed(rank, size, atoi(argv[2]));
+  } else if (strcmp(mode, "gatherv") == 0 && argc == 3) {
+    status = gatherv(rank, size, atoi(argv[2]));
   } else if (rank == 0) {
     fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | io_c DIR ITERATIONS | "
-                    "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS\n");
+                    "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
+                    "gatherv BYTES\n");
   }
   MPI_Finalize();
   return status;

@@ -12,6 +12,7 @@ and exits non-zero with a message when what it checks does not hold.
   io-factor     io_factor 4 on one rank, 1 on the other, doing the same I/O side by side: 4x the virtual time
                 (--io-mode io_c: with MPI-4's large-count MPI-IO calls)
   disk          the emulation's disk times an I/O-bound run by its arithmetic, the same run after run
+  gatherv       an allgatherv of unequal blocks ends on every rank at its largest block's pace
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
   link          a rank's link puts its messages out one after another
   reproducible  the same run twice gives the same virtual time
@@ -179,6 +180,19 @@ def cmd_disk(args):
         within("rank 1, second run / first run", second / first, 1, args.tolerance / 10)
 
 
+def cmd_gatherv(args):
+    # An allgatherv of unequal blocks ends, on every rank, at the largest
+    # block's pace (a ring forwards some block at each of its P - 1 steps):
+    # (P - 1) x 1 MB at 10 MB/s = 0.2 s on 3 ranks, however small a rank's own.
+    ranks, block, bandwidth = 3, 1000000, 10e6
+    with tempfile.TemporaryDirectory() as tmp:
+        path = emulation_file(tmp, "gatherv", {}, {"latency_us": 0, "bandwidth_MBps": bandwidth / 1e6})
+        out = under_mheta(args, ranks, "virtual", path, [args.probe, "gatherv", str(block)], tmp).stdout
+        for rank in range(ranks):
+            within("allgatherv of one 1 MB block and two of 8 bytes, rank %d's end" % rank,
+                   figure(out, "rank%d_end_s" % rank), (ranks - 1) * block / bandwidth, args.tolerance)
+
+
 def cmd_latency(args):
     with tempfile.TemporaryDirectory() as tmp:
         program = [args.probe, "pingpong", "2000", "8"]
@@ -295,7 +309,7 @@ def cmd_unfollowed(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "latency", "link",
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "latency", "link",
                                           "reproducible", "followed", "dynamic", "unfollowed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
@@ -313,6 +327,7 @@ def main():
         "cpu-factor": cmd_cpu_factor,
         "io-factor": cmd_io_factor,
         "disk": cmd_disk,
+        "gatherv": cmd_gatherv,
         "latency": cmd_latency,
         "link": cmd_link,
         "reproducible": cmd_reproducible,
