@@ -141,6 +141,7 @@ class Validation {
     fs::create_directories(work_ / "logs");
     fs::create_directories(work_ / "dists");
     results_.profile = capture_profile().string();
+    results_.captured_ranks = captured_ranks();
     // Across clusters each distribution names its own cluster.
     results_.cluster = o_.across.empty() ? cluster_file().string() : "";
     if (results_.entries.empty()) {
@@ -226,13 +227,29 @@ class Validation {
     return profile;
   }
 
+  // The capture runs' own steady terms, from the records each kept (also
+  // when resuming: the records stay in the work directory).
+  std::vector<model::IterationTerms> captured_ranks() const {
+    std::vector<std::vector<model::IterationTerms>> runs;
+    for (int k = 0; k < o_.captures; ++k) {
+      const fs::path records = work_ / ("capture" + capture_suffix(k) + ".accounting.json");
+      if (!fs::exists(records)) continue;
+      std::vector<model::IterationTerms> ranks;
+      for (const auto& rank : model::read_accounting(records).ranks) ranks.push_back(model::steady_terms(rank));
+      runs.push_back(std::move(ranks));
+    }
+    return median_ranks(runs);
+  }
+
+  static std::string capture_suffix(int k) { return k == 0 ? "" : "-" + std::to_string(k + 1); }
+
   // Capture k (from 0): the program run once with the interposer capturing,
   // its records kept beside (the first one's as capture.accounting.json,
   // which the measured runs take their iteration boundary from), and the
   // compute of the ranks that went back in core after the captured
   // iteration (docs/model.md, "Compute in core").
   model::Profile capture_once(int k) {
-    const std::string suffix = k == 0 ? "" : "-" + std::to_string(k + 1);
+    const std::string suffix = capture_suffix(k);
     const fs::path partial = work_ / ("profile" + suffix + ".partial.json");
     const fs::path records = work_ / ("capture" + suffix + ".accounting.json");
     const fs::path data = data_ / "mheta-validate-capture";
@@ -485,6 +502,16 @@ class Validation {
                     "  noise floor (median spread of the repeats) %.1f%%, largest spread %.1f%%; %d of %d errors "
                     "exceed their distribution's spread\n",
                     100 * *s.noise_floor, 100 * *s.noise_max, s.errors_beyond_noise, s.measured);
+      summary_ << line;
+    }
+    if (s.capture_drift) {
+      std::snprintf(line, sizeof line,
+                    "  capture drift: the capture runs' compute was %+.1f%% of the Blk runs' (median over ranks)%s\n",
+                    100 * *s.capture_drift,
+                    s.noise_floor && std::abs(*s.capture_drift) > *s.noise_floor
+                        ? ", beyond the noise floor: the profile was taken while the machine ran the program "
+                          "at another pace than in the runs"
+                        : "");
       summary_ << line;
     }
     if (s.worst_term) {

@@ -53,22 +53,28 @@ std::string ValidationEntry::check() const {
   return runs.empty() ? "" : "PASS";
 }
 
-std::vector<model::IterationTerms> ValidationEntry::measured_ranks() const {
+std::vector<model::IterationTerms> median_ranks(const std::vector<std::vector<model::IterationTerms>>& runs) {
   std::size_t ranks = 0;
-  for (const ValidationRun& r : runs) ranks = std::max(ranks, r.ranks.size());
+  for (const auto& r : runs) ranks = std::max(ranks, r.size());
   std::vector<model::IterationTerms> medians;
   for (std::size_t rank = 0; rank < ranks; ++rank) {
     std::array<double, model::IterationTerms::kCount> v{};
     for (std::size_t t = 0; t < v.size(); ++t) {
       std::vector<double> column;
-      for (const ValidationRun& r : runs) {
-        if (rank < r.ranks.size()) column.push_back(r.ranks[rank].values()[t]);
+      for (const auto& r : runs) {
+        if (rank < r.size()) column.push_back(r[rank].values()[t]);
       }
       v[t] = median_of(column);
     }
     medians.push_back(model::IterationTerms::from(v));
   }
   return medians;
+}
+
+std::vector<model::IterationTerms> ValidationEntry::measured_ranks() const {
+  std::vector<std::vector<model::IterationTerms>> per_run;
+  for (const ValidationRun& r : runs) per_run.push_back(r.ranks);
+  return median_ranks(per_run);
 }
 
 std::vector<model::IterationTerms> ValidationEntry::predicted_ranks() const {
@@ -179,6 +185,14 @@ ValidationSummary summarize(const ValidationResults& results) {
       [](const ValidationEntry& x) { return -prediction_error(x.predicted_s, x.actual_s()); });
   s.worst_distribution = e[w].name;
   s.worst_term = e[w].largest_term_error();
+  if (!results.captured_ranks.empty() && e.front().name == "Blk" && e.front().measured()) {
+    const std::vector<model::IterationTerms> blk = e.front().measured_ranks();
+    std::vector<double> drifts;
+    for (std::size_t r = 0; r < blk.size() && r < results.captured_ranks.size(); ++r) {
+      if (blk[r].compute_s > 0) drifts.push_back(results.captured_ranks[r].compute_s / blk[r].compute_s - 1);
+    }
+    if (!drifts.empty()) s.capture_drift = median_of(drifts);
+  }
   return s;
 }
 
@@ -255,8 +269,9 @@ model::Json validation_to_json(const ValidationResults& results) {
     if (s.chosen_speedup_over_blk) summary["predicted_best_speedup_over_blk"] = *s.chosen_speedup_over_blk;
     summary["worst_distribution"] = s.worst_distribution;
     if (s.worst_term) summary["worst_term"] = term_error_to_json(*s.worst_term);
+    if (s.capture_drift) summary["capture_drift"] = *s.capture_drift;
   }
-  return {{"format", kValidationFormat},
+  model::Json document = {{"format", kValidationFormat},
           {"settings", results.settings},
           {"profile", results.profile},
           {"cluster", results.cluster},
@@ -269,6 +284,8 @@ model::Json validation_to_json(const ValidationResults& results) {
           {"error", "|predicted - actual| / min(predicted, actual) (MHETA 5.2.1)"},
           {"distributions", entries},
           {"summary", summary}};
+  if (!results.captured_ranks.empty()) document["captured_ranks"] = ranks_to_json(results.captured_ranks);
+  return document;
 }
 
 namespace {
@@ -349,6 +366,12 @@ ValidationResults read_validation_results(const std::filesystem::path& path) {
       }
     }
     r.entries.push_back(std::move(e));
+  }
+  if (f.optional_member(doc, "captured_ranks", "") != nullptr) {
+    const model::Json& ranks = f.array(doc, "captured_ranks", "");
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      r.captured_ranks.push_back(read_terms(f, ranks[k], model::index_path("captured_ranks", k)));
+    }
   }
   return r;
 }

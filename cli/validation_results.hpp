@@ -83,7 +83,16 @@ struct ValidationResults {
   std::string profile;
   std::string cluster;
   std::vector<ValidationEntry> entries;
+  // Per rank, the capture runs' own steady terms (each run's median over
+  // its iterations after the first, then the median over the runs): what
+  // the machine gave the program while the profile was taken. Empty
+  // without the interposer's records.
+  std::vector<model::IterationTerms> captured_ranks;
 };
+
+// Per rank, each term's median over several runs' per-rank terms (a run
+// with fewer ranks leaves the later ranks to the others).
+std::vector<model::IterationTerms> median_ranks(const std::vector<std::vector<model::IterationTerms>>& runs);
 
 // MHETA §5.2.1: |predicted - actual| / min(predicted, actual).
 double prediction_error(double predicted, double actual);
@@ -111,6 +120,12 @@ struct ValidationSummary {
   // most to it (when its runs were accounted).
   std::string worst_distribution;
   std::optional<TermError> worst_term;
+  // How far the capture runs' compute was from the Blk runs' (the same
+  // distribution, the same program): the median over ranks of captured /
+  // measured - 1. Beyond the noise floor it says the profile was taken in
+  // another state of the machine than the runs were measured in, which
+  // repeating the runs cannot show (docs/validate.md, "Capture drift").
+  std::optional<double> capture_drift;
 };
 
 // The median of `values` (the mean of the two middle ones for an even count);

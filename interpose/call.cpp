@@ -1,5 +1,7 @@
 #include "interpose/call.hpp"
 
+#include <iterator>
+
 namespace mheta::interpose {
 
 const char* fn_name(Fn fn) {
@@ -18,6 +20,20 @@ Category fn_category(Fn fn) {
 #undef MHETA_MPI
   };
   return kCategories[static_cast<int>(fn)];
+}
+
+Fn fn_base(Fn fn) {
+  // The table again, each line naming its own function; the twins' pass
+  // names the function they are of.
+  static constexpr Fn kBases[] = {
+#define MHETA_MPI(Name, ...) Fn::Name,
+#define MHETA_MPI_TWIN(Name, ...) Fn::Name,
+#include "interpose/mpi_functions_all.def"
+#undef MHETA_MPI_TWIN
+#undef MHETA_MPI
+  };
+  static_assert(std::size(kBases) == static_cast<std::size_t>(Fn::count_));
+  return kBases[static_cast<int>(fn)];
 }
 
 }  // namespace mheta::interpose

@@ -39,6 +39,8 @@ enum class Category {
   comm_create,
   comm_icreate,       // a non-blocking communicator creation: its shadow is made alongside
   comm_free,
+  comm_connect,       // dynamic processes: followed when every process is of this MPI_COMM_WORLD
+  unfollowed,         // run as it is; the virtual clock says once that it does not follow it
 };
 
 // The synchronous read a non-blocking read becomes while capturing.
@@ -54,6 +56,24 @@ enum class Fn {
 
 const char* fn_name(Fn fn);  // "MPI_Send", ...
 Category fn_category(Fn fn);  // its line's category in mpi_functions.def
+// The function a large-count twin is of (Fn::Send for Fn::Send_c); any
+// other function is its own.
+Fn fn_base(Fn fn);
+
+// The per-rank counts of a v- or w-collective: `const int[]`, or the
+// large-count twins' `const MPI_Count[]`.
+class CountArray {
+ public:
+  CountArray() = default;
+  CountArray(const int* counts) : ints_(counts) {}  // NOLINT(google-explicit-constructor): a table field
+  CountArray(const MPI_Count* counts) : wide_(counts) {}  // NOLINT(google-explicit-constructor)
+  bool empty() const { return ints_ == nullptr && wide_ == nullptr; }
+  MPI_Count operator[](int i) const { return ints_ != nullptr ? ints_[i] : wide_[i]; }
+
+ private:
+  const int* ints_ = nullptr;
+  const MPI_Count* wide_ = nullptr;
+};
 
 // Fields a table line fills; the others keep these defaults.
 struct CallInfo {
@@ -75,7 +95,8 @@ struct CallInfo {
   int tag2 = 0;
   MPI_Count count2 = 0;
   MPI_Datatype type2 = MPI_DATATYPE_NULL;
-  const int* counts = nullptr;  // v-collectives: per-rank counts
+  CountArray counts{};  // v- and w-collectives: per-rank counts
+  const MPI_Datatype* types = nullptr;  // w-collectives: per-rank datatypes
   Collective collective = Collective::barrier;
   MPI_Info info = MPI_INFO_NULL;
   const char* filename = nullptr;

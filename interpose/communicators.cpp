@@ -1,5 +1,8 @@
 #include "interpose/communicators.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace mheta::interpose {
 
 int world_rank_of(MPI_Comm comm, int peer) {
@@ -13,6 +16,43 @@ int world_rank_of(MPI_Comm comm, int peer) {
   PMPI_Group_free(&group);
   PMPI_Group_free(&world);
   return out;
+}
+
+std::vector<int> world_ranks_of(MPI_Group group) {
+  int size = 0;
+  PMPI_Group_size(group, &size);
+  std::vector<int> local(static_cast<std::size_t>(size));
+  std::vector<int> world(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
+  MPI_Group world_group = MPI_GROUP_NULL;
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  PMPI_Group_translate_ranks(group, size, local.data(), world_group, world.data());
+  PMPI_Group_free(&world_group);
+  return world;
+}
+
+namespace {
+
+bool group_within_world(MPI_Group group) {
+  const std::vector<int> world = world_ranks_of(group);
+  return std::none_of(world.begin(), world.end(), [](int r) { return r == MPI_UNDEFINED; });
+}
+
+}  // namespace
+
+bool within_world(MPI_Comm comm) {
+  MPI_Group group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  bool within = group_within_world(group);
+  PMPI_Group_free(&group);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (within && inter) {
+    PMPI_Comm_remote_group(comm, &group);
+    within = group_within_world(group);
+    PMPI_Group_free(&group);
+  }
+  return within;
 }
 
 bool between_ranks(MPI_Comm comm) {

@@ -2,13 +2,22 @@
 // What a communicator means for the model.
 #include <mpi.h>
 
+#include <vector>
+
 namespace mheta::interpose {
 
+// The ranks of MPI_COMM_WORLD the members of `group` are, in group order
+// (MPI_UNDEFINED for a process of another MPI_COMM_WORLD).
+std::vector<int> world_ranks_of(MPI_Group group);
 // `peer` of `comm` as a rank of MPI_COMM_WORLD.
 int world_rank_of(MPI_Comm comm, int peer);
 // Whether messages on `comm` are communication between ranks (more than one
 // rank, not an intercommunicator).
 bool between_ranks(MPI_Comm comm);
+// Whether every process of `comm` (both groups of an intercommunicator) is
+// a rank of this MPI_COMM_WORLD: not one that reaches spawned processes or
+// another job's (dynamic processes).
+bool within_world(MPI_Comm comm);
 // Whether a collective on `comm` involves every one of the `world_size` ranks.
 bool over_all_ranks(MPI_Comm comm, int world_size);
 // Whether a collective on `comm` counts for automatic detection: its

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdio>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -36,17 +38,29 @@ std::uint64_t signature(Fn fn, int a, int b, std::int64_t bytes) {
 // Startall starts).
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }
 
-std::int64_t type_bytes(std::int64_t count, MPI_Datatype type) {
+// Byte counts of the large-count calls (MPI_Count counts of MPI_Count-sized
+// datatypes) may not fit: they stop at the largest, never wrap negative.
+constexpr std::int64_t kMostBytes = std::numeric_limits<std::int64_t>::max();
+
+std::int64_t add_bytes(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? kMostBytes : sum;
+}
+
+std::int64_t type_bytes(MPI_Count count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL || count <= 0) return 0;
-  int size = 0;
-  PMPI_Type_size(type, &size);
-  return count * size;
+  MPI_Count size = 0;
+  PMPI_Type_size_x(type, &size);
+  std::int64_t bytes = 0;
+  if (size == MPI_UNDEFINED || size <= 0) return 0;
+  return __builtin_mul_overflow(static_cast<std::int64_t>(count), static_cast<std::int64_t>(size), &bytes) ? kMostBytes
+                                                                                                          : bytes;
 }
 
 std::int64_t received_bytes(const MPI_Status* status) {
-  int bytes = 0;
-  PMPI_Get_count(status, MPI_BYTE, &bytes);
-  return bytes == MPI_UNDEFINED ? 0 : bytes;
+  MPI_Count bytes = 0;
+  PMPI_Get_elements_x(status, MPI_BYTE, &bytes);
+  return bytes == MPI_UNDEFINED || bytes < 0 ? 0 : static_cast<std::int64_t>(bytes);
 }
 
 model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking = false) {
@@ -59,27 +73,28 @@ model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, 
   return op;
 }
 
-bool alltoallv(Fn fn) {
-#if MPI_VERSION >= 4
-  if (fn == Fn::Alltoallv_init) return true;
-#endif
-  return fn == Fn::Alltoallv;
-}
-
 // What one rank contributes to a collective (docs/interpose.md), in the
 // unit of the cluster's curve for it and of the emulated network's price
-// (virtual_time.hpp): per peer for alltoall(v), so an alltoallv gives the
-// mean of its send counts where an alltoall gives its send count.
-std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
-  if (c.counts == nullptr) return type_bytes(c.count, c.type);
+// (virtual_time.hpp): per peer for alltoall(v/w), so an alltoallv gives the
+// mean of its sends where an alltoall gives its send count.
+std::int64_t collective_bytes(const CallInfo& c) {
+  if (c.counts.empty()) return type_bytes(c.count, c.type);
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(c.comm, &rank);
   PMPI_Comm_size(c.comm, &size);
-  if (!alltoallv(fn)) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
+  if (c.collective != Collective::alltoall) return type_bytes(c.counts[rank], c.type);  // allgatherv, reduce_scatter
+  // alltoallv: the counts it sends to each peer; alltoallw: each with its
+  // own datatype. The peers of an intercommunicator's are the remote group.
+  int inter = 0;
+  PMPI_Comm_test_inter(c.comm, &inter);
+  if (inter) PMPI_Comm_remote_size(c.comm, &size);
+  if (size <= 0) return 0;
   std::int64_t total = 0;
-  for (int i = 0; i < size; ++i) total += c.counts[i];
-  return type_bytes(total, c.type) / size;
+  for (int i = 0; i < size; ++i) {
+    total = add_bytes(total, type_bytes(c.counts[i], c.types != nullptr ? c.types[i] : c.type));
+  }
+  return total / size;
 }
 
 // What the emulated network prices one rank's part of a collective at
@@ -89,12 +104,12 @@ std::int64_t collective_bytes(Fn fn, const CallInfo& c) {
 // steps forwards some rank's block, so no rank is done before the largest
 // has passed through it; the model prices them so (docs/model.md,
 // "Collectives whose bytes follow the rows").
-std::int64_t priced_bytes(Fn fn, const CallInfo& c) {
-  if (c.counts == nullptr || alltoallv(fn)) return collective_bytes(fn, c);
+std::int64_t priced_bytes(const CallInfo& c) {
+  if (c.counts.empty() || c.collective == Collective::alltoall) return collective_bytes(c);
   int size = 1;
   PMPI_Comm_size(c.comm, &size);
-  std::int64_t largest = 0;
-  for (int i = 0; i < size; ++i) largest = std::max<std::int64_t>(largest, c.counts[i]);
+  MPI_Count largest = 0;
+  for (int i = 0; i < size; ++i) largest = std::max(largest, c.counts[i]);
   return type_bytes(largest, c.type);
 }
 
@@ -108,9 +123,12 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
 
 // A message sent or received: recorded while capturing (where: a
 // non-blocking send's completion is recorded with it), told to the services.
+// A peer outside MPI_COMM_WORLD (a spawned process on a merged
+// communicator) is no rank of the profile: its messages are not recorded.
 Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer,
                                  std::int64_t bytes, int tag, bool nonblocking = false) {
   const int world_peer = world_rank_of(comm, peer);
+  if (world_peer == MPI_UNDEFINED) return {};
   Timeline::CommRef recorded;
   if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking));
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
@@ -136,10 +154,8 @@ void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool co
 
 // A synchronous send (or its large-count twin): a rendezvous, timed so.
 bool synchronous_send(Fn fn) {
-#if MPI_VERSION >= 4
-  if (fn == Fn::Ssend_c || fn == Fn::Issend_c || fn == Fn::Ssend_init_c) return true;
-#endif
-  return fn == Fn::Ssend || fn == Fn::Issend || fn == Fn::Ssend_init;
+  const Fn base = fn_base(fn);
+  return base == Fn::Ssend || base == Fn::Issend || base == Fn::Ssend_init;
 }
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -368,6 +384,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       }
       if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
         const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
+        if (world_peer == MPI_UNDEFINED) break;  // a process of another MPI_COMM_WORLD: no rank of the profile
         const std::int64_t bytes = received_bytes(status);
         if (rt.capturing()) {
           rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
@@ -556,19 +573,19 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   rt.leave();
   if (entry && rc == MPI_SUCCESS) {
     if (category == Category::collective) {
-      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(fn, c)));
+      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(c)));
     } else {
       std::lock_guard lock(rt.mutex());
       rt.requests().add(*c.request, {.kind = Kind::collective,
                                      .comm = c.comm,
-                                     .bytes = priced_bytes(fn, c),
+                                     .bytes = priced_bytes(c),
                                      .io = {},
                                      .collective = c.collective,
                                      .exchange = entry});
     }
   }
   if (all && rc == MPI_SUCCESS) {
-    const std::int64_t bytes = collective_bytes(fn, c);
+    const std::int64_t bytes = collective_bytes(c);
     std::lock_guard lock(rt.mutex());
     if (rt.capturing()) {
       model::CommOp op;
@@ -582,7 +599,7 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.
   if (following && rc == MPI_SUCCESS && counts_for_detection(c.comm, rt.thread_level())) {
-    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(fn, c), all);
+    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all);
   }
   return rc;
 }
@@ -590,7 +607,7 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
 // MPI-IO calls collective over the file's communicator. Under the virtual
 // clock they synchronize the ranks first, then their I/O is timed.
 bool collective_file_call(Fn fn) {
-  switch (fn) {
+  switch (fn_base(fn)) {
     case Fn::File_open:
     case Fn::File_close:
     case Fn::File_read_all:
@@ -657,7 +674,7 @@ int handle_file_close(Runtime& rt, CallInfo& c, CallRef call) {
 
 // Where an MPI-IO call reads or writes (FileVariables::note_access).
 FilePointer file_pointer(Fn fn) {
-  switch (fn) {
+  switch (fn_base(fn)) {
     case Fn::File_read_at:
     case Fn::File_read_at_all:
     case Fn::File_write_at:
@@ -721,12 +738,12 @@ int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 // wait is a no-op whatever wait function it uses.
 struct ReadDone {
   MPI_Datatype type;
-  int count;
+  MPI_Count count;
 };
 
 int query_read(void* state, MPI_Status* status) {
   const auto* done = static_cast<ReadDone*>(state);
-  PMPI_Status_set_elements(status, done->type, done->count);
+  PMPI_Status_set_elements_x(status, done->type, done->count);
   PMPI_Status_set_cancelled(status, 0);
   status->MPI_SOURCE = MPI_UNDEFINED;
   status->MPI_TAG = MPI_UNDEFINED;
@@ -738,24 +755,31 @@ int free_read(void* state) {
 }
 int cancel_read(void*, int) { return MPI_SUCCESS; }
 
+// The reads take the count of the call, an int's or a large-count twin's:
+// MPI-4's large-count reads take either.
+#if MPI_VERSION >= 4
+#define MHETA_READ(Name) PMPI_##Name##_c
+#else
+#define MHETA_READ(Name) PMPI_##Name
+#endif
 int synchronous_read(const CallInfo& c, MPI_Status* status) {
-  const int count = static_cast<int>(c.count);  // MPI-IO calls have no large-count twins in the table
   switch (c.sync_read) {
     case SyncRead::individual:
-      return PMPI_File_read(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::individual_all:
-      return PMPI_File_read_all(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_all)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::shared:
-      return PMPI_File_read_shared(c.fh, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_shared)(c.fh, c.buf, c.count, c.type, status);
     case SyncRead::at:
-      return PMPI_File_read_at(c.fh, c.offset, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_at)(c.fh, c.offset, c.buf, c.count, c.type, status);
     case SyncRead::at_all:
-      return PMPI_File_read_at_all(c.fh, c.offset, c.buf, count, c.type, status);
+      return MHETA_READ(File_read_at_all)(c.fh, c.offset, c.buf, c.count, c.type, status);
     case SyncRead::none:
       break;
   }
   return MPI_ERR_INTERN;
 }
+#undef MHETA_READ
 
 int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   const IoTimer timer(rt);
@@ -766,7 +790,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     MPI_Status status{};
     rc = synchronous_read(c, &status);
     if (rc == MPI_SUCCESS) {
-      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, static_cast<int>(c.count)}, c.request);
+      rc = PMPI_Grequest_start(query_read, free_read, cancel_read, new ReadDone{c.type, c.count}, c.request);
       if (rc == MPI_SUCCESS) PMPI_Grequest_complete(*c.request);
     }
   } else {
@@ -889,14 +913,14 @@ int handle_isendrecv(Runtime& rt, CallInfo& c, CallRef call) {
 }
 
 // A persistent collective: each MPI_Start posts its entry time.
-int handle_collective_init(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+int handle_collective_init(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS || !rt.clock().carrying()) return rc;
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::collective,
                          .comm = c.comm,
-                         .bytes = priced_bytes(fn, c),
+                         .bytes = priced_bytes(c),
                          .io = {},
                          .collective = c.collective};
   pending.persistent = true;
@@ -921,6 +945,54 @@ int handle_comm_icreate(Runtime& rt, CallInfo& c, CallRef call) {
   pending.newcomm = c.newcomm;
   pending.shadows = std::move(shadows);
   rt.requests().add(*c.request, pending);
+  return rc;
+}
+
+// Dynamic processes (MPI_Comm_spawn(_multiple), accept, connect, join): a
+// communicator whose processes are all of this MPI_COMM_WORLD is followed
+// as any created one (it gets its shadow: every member calls this wrapper
+// at the same point); one that reaches processes of another MPI_COMM_WORLD
+// (spawned ones, which run unwatched, or another job's) cannot be, and the
+// first such call says so, on the new communicator's local rank 0.
+int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (rc != MPI_SUCCESS || *c.newcomm == MPI_COMM_NULL) return rc;
+  if (within_world(*c.newcomm)) {
+    rt.clock().communicator_created(*c.newcomm);
+    return rc;
+  }
+  static std::atomic<bool> said{false};
+  int local_rank = 0;
+  PMPI_Comm_rank(*c.newcomm, &local_rank);
+  if (local_rank == 0 && !said.exchange(true)) {
+    std::fprintf(stderr,
+                 "mheta interpose (rank %d): %s connects processes of another MPI_COMM_WORLD, which the interposer "
+                 "does not follow: messages and collectives on the communicator it returns, and on those made from "
+                 "it, carry no virtual time (a receive completes at the receiver's own time, a collective waits for "
+                 "no other process's clock) and are not in the profile; spawned processes run unwatched\n",
+                 rt.world_rank(), fn_name(fn));
+  }
+  return rc;
+}
+
+// Neighbourhood collectives, split collective MPI-IO, one-sided
+// synchronization: run as they are, outside the virtual clock. The time a
+// rank spends in one is not compute (before, passed through, a wait in
+// one spun and counted as compute times the CPU factor) and costs nothing
+// on the emulated network or disk; the first such call says so.
+int handle_unfollowed(Runtime& rt, Fn fn, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  static std::atomic<bool> said{false};
+  if (rt.clock().on() && !said.exchange(true)) {
+    std::fprintf(stderr,
+                 "mheta interpose (rank %d): the virtual clock does not follow %s (nor any neighbourhood "
+                 "collective, split collective MPI-IO or one-sided synchronization): the time a rank spends in one "
+                 "is no time on its clock, synchronizes no other rank's and costs nothing on the emulated network "
+                 "or disk\n",
+                 rt.world_rank(), fn_name(fn));
+  }
   return rc;
 }
 
@@ -975,13 +1047,17 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::mprobe:
       return handle_mprobe(rt, fn, c, call);
     case Category::collective_init:
-      return handle_collective_init(rt, fn, c, call);
+      return handle_collective_init(rt, c, call);
     case Category::comm_icreate:
       return handle_comm_icreate(rt, c, call);
     case Category::comm_create:
       return handle_comm_create(rt, c, call);
     case Category::comm_free:
       return handle_comm_free(rt, c, call);
+    case Category::comm_connect:
+      return handle_comm_connect(rt, fn, c, call);
+    case Category::unfollowed:
+      return handle_unfollowed(rt, fn, call);
   }
   return call();
 }

@@ -1,5 +1,7 @@
 #include "interpose/runtime.hpp"
 
+#include <cstdio>
+
 #include "interpose/clock.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/services.hpp"
@@ -37,10 +39,24 @@ void Runtime::start(int thread_level) {
   thread_level_ = thread_level;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
-  settings_ = read_settings(rank_);
-  services_ = make_services(settings_);
   static VirtualClockService off;  // the wall clock's: never started
   clock_ = &off;
+  // A process started by MPI_Comm_spawn(_multiple) is of another
+  // MPI_COMM_WORLD than the run's, which the profile, the emulation and the
+  // virtual clock describe: it runs unwatched (its rank 0 says so), and
+  // writes no profile of its own over the run's.
+  MPI_Comm parent = MPI_COMM_NULL;
+  PMPI_Comm_get_parent(&parent);
+  if (parent != MPI_COMM_NULL) {
+    if (rank_ == 0) {
+      std::fprintf(stderr,
+                   "mheta interpose: processes started by MPI_Comm_spawn run unwatched: not emulated, no virtual "
+                   "clock (their MPI_Wtime is the wall clock), not captured, not accounted\n");
+    }
+    return;
+  }
+  settings_ = read_settings(rank_);
+  services_ = make_services(settings_);
   for (const auto& s : services_) {
     if (auto* clock = dynamic_cast<VirtualClockService*>(s.get())) clock_ = clock;
   }

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "interpose/clock.hpp"
+#include "interpose/communicators.hpp"
 #include "interpose/sleep_wait.hpp"
 
 namespace mheta::interpose {
@@ -19,19 +20,6 @@ constexpr double kMissingAfter = 0.5;
 // Probes before the first sleep: each makes MPI progress, and the time is
 // normally found at the first.
 constexpr int kSpinTries = 64;
-
-std::vector<int> world_ranks_of(MPI_Group group) {
-  int size = 0;
-  PMPI_Group_size(group, &size);
-  std::vector<int> local(static_cast<std::size_t>(size));
-  std::vector<int> world(static_cast<std::size_t>(size), MPI_UNDEFINED);
-  for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
-  MPI_Group world_group = MPI_GROUP_NULL;
-  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-  PMPI_Group_translate_ranks(group, size, local.data(), world_group, world.data());
-  PMPI_Group_free(&world_group);
-  return world;
-}
 
 // The ranks of MPI_COMM_WORLD of `comm`'s local group, and of the group its
 // point-to-point peers are named in (the remote group of an
@@ -95,7 +83,10 @@ void ShadowComms::finish() {
 }
 
 void ShadowComms::add(MPI_Comm comm) {
-  if (comm == MPI_COMM_NULL) return;
+  // A communicator reaching processes of another MPI_COMM_WORLD (spawned,
+  // another job's) has none: those run unwatched and would never duplicate
+  // it. Every member sees the same groups, so none duplicates it.
+  if (comm == MPI_COMM_NULL || !within_world(comm)) return;
   Shadow s;
   if (PMPI_Comm_dup(comm, &s.comm) != MPI_SUCCESS) return;
   if (PMPI_Comm_dup(comm, &s.acks) != MPI_SUCCESS) {

@@ -64,7 +64,9 @@ class ShadowComms {
   void finish();
 
   // A communicator the program has just created: its shadow is created now
-  // (a duplicate: collective over it, as its creation was).
+  // (a duplicate: collective over it, as its creation was), unless it
+  // reaches processes of another MPI_COMM_WORLD (its messages then carry no
+  // times).
   void add(MPI_Comm comm);
   // Before MPI_Comm_free(comm).
   void remove(MPI_Comm comm);

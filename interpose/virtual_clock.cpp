@@ -168,10 +168,10 @@ void VirtualClockService::received(MPI_Comm comm, const MPI_Status* received, do
   const std::optional<SendTime> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
   if (sent && sent->synchronous != 0) shadows_.post_answer(comm, status.MPI_SOURCE, status.MPI_TAG, receive_posted);
   if (!sent || !on()) return;
-  int bytes = 0;
-  PMPI_Get_count(&status, MPI_BYTE, &bytes);
+  MPI_Count bytes = 0;  // a large-count message's may pass 2^31
+  PMPI_Get_elements_x(&status, MPI_BYTE, &bytes);
   const Link l = link(comm, status.MPI_SOURCE, true);
-  clock_.wait_until(message_arrival(sent->sent, l, bytes == MPI_UNDEFINED ? 0 : bytes));
+  clock_.wait_until(message_arrival(sent->sent, l, bytes == MPI_UNDEFINED || bytes < 0 ? 0 : bytes));
 }
 
 std::shared_ptr<EntryExchange> VirtualClockService::collective_posted(MPI_Comm comm) {

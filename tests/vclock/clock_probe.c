@@ -7,6 +7,8 @@
  *       prints elapsed_s and cpu_s (rank 0's CPU time in those loops)
  *   clock_probe io DIRECTORY ITERATIONS  each iteration writes and reads
  *       back 4 MiB of the rank's own file: I/O and almost nothing else
+ *   clock_probe io_c DIRECTORY ITERATIONS  the same with MPI-4's
+ *       large-count MPI_File_write_at_c and MPI_File_read_at_c
  *   clock_probe pingpong ROUND_TRIPS BYTES  ranks 0 and 1 exchange a
  *       message of BYTES back and forth; prints the mean round trip
  *   clock_probe fanout BYTES  rank 0 posts an Isend of BYTES to every
@@ -48,7 +50,23 @@ static int compute(int rank, double ms, int iterations) {
   return 0;
 }
 
-static int io(int rank, const char* dir, int iterations) {
+/* One iteration's write and read back: the calls of `io`, or their
+ * large-count twins. */
+static void write_and_read(MPI_File fh, double* block, int large_count) {
+#if MPI_VERSION >= 4
+  if (large_count) {
+    MPI_File_write_at_c(fh, 0, block, (MPI_Count)kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    MPI_File_read_at_c(fh, 0, block, (MPI_Count)kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    return;
+  }
+#else
+  (void)large_count;
+#endif
+  MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+  MPI_File_read_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+}
+
+static int io(int rank, const char* dir, int iterations, int large_count) {
   char path[4096];
   snprintf(path, sizeof path, "%s/clock_probe.%d.bin", dir, rank);
   double* block = calloc(kIoDoubles, sizeof(double));
@@ -59,8 +77,7 @@ static int io(int rank, const char* dir, int iterations) {
   const double start = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) {
     block[0] = it;
-    MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
-    MPI_File_read_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
+    write_and_read(fh, block, large_count);
   }
   const double elapsed = MPI_Wtime() - start;
   MPI_File_close(&fh);
@@ -182,7 +199,9 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "compute") == 0 && argc == 4) {
     status = compute(rank, atof(argv[2]), atoi(argv[3]));
   } else if (strcmp(mode, "io") == 0 && argc == 4) {
-    status = io(rank, argv[2], atoi(argv[3]));
+    status = io(rank, argv[2], atoi(argv[3]), 0);
+  } else if (strcmp(mode, "io_c") == 0 && argc == 4) {
+    status = io(rank, argv[2], atoi(argv[3]), 1);
   } else if (strcmp(mode, "pingpong") == 0 && argc == 4 && size >= 2) {
     status = pingpong(rank, atoi(argv[2]), atoi(argv[3]));
   } else if (strcmp(mode, "fanout") == 0 && argc == 3 && size >= 2) {
@@ -192,8 +211,9 @@ int main(int argc, char** argv) {
   } else if (strcmp(mode, "gatherv") == 0 && argc == 3) {
     status = gatherv(rank, size, atoi(argv[2]));
   } else if (rank == 0) {
-    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | pingpong ROUND_TRIPS BYTES "
-                    "(2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | gatherv BYTES\n");
+    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | io_c DIR ITERATIONS | "
+                    "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
+                    "gatherv BYTES\n");
   }
   MPI_Finalize();
   return status;

@@ -11,6 +11,10 @@
  *   followed_calls largecount  MPI-4's large-count calls: MPI_Send_c to
  *                           MPI_Recv_c, MPI_Isend_c to MPI_Irecv_c, and an
  *                           MPI_Allreduce_c of the ranks' clocks
+ *   followed_calls vcollc   MPI-4's large-count v- and w-collectives
+ *                           (MPI_Gatherv_c, ..., MPI_Alltoallw_c; blocking,
+ *                           non-blocking and persistent), each after
+ *                           compute that differs from rank to rank
  *
  * The program's results go to stdout (the same with and without the
  * interposer); the virtual times to check go to stderr as name=value, with
@@ -307,6 +311,120 @@ static void largecount(int rank, int size, double latency) {
 #endif
 }
 
+#if MPI_VERSION >= 4
+enum { kMaxRanks = 64 };
+
+/* One large-count v- or w-collective of followed_calls vcollc: one int
+ * from every rank to every rank (or to and from the root), so that its
+ * results are the same whatever the timing. */
+typedef struct {
+  MPI_Count counts[kMaxRanks];
+  MPI_Aint displs[kMaxRanks];
+  MPI_Aint byte_displs[kMaxRanks];
+  MPI_Datatype types[kMaxRanks];
+  int out[kMaxRanks];
+  int in[kMaxRanks];
+} VBuffers;
+
+static void vcollective_c(int which, VBuffers* b, int rank) {
+  MPI_Comm w = MPI_COMM_WORLD;
+  MPI_Request request;
+  switch (which) {
+    case 0:
+      MPI_Gatherv_c(&b->out[0], 1, MPI_INT, b->in, b->counts, b->displs, MPI_INT, 0, w);
+      break;
+    case 1:
+      MPI_Scatterv_c(b->out, b->counts, b->displs, MPI_INT, &b->in[rank], 1, MPI_INT, 0, w);
+      break;
+    case 2:
+      MPI_Allgatherv_c(&b->out[0], 1, MPI_INT, b->in, b->counts, b->displs, MPI_INT, w);
+      break;
+    case 3:
+      MPI_Alltoallv_c(b->out, b->counts, b->displs, MPI_INT, b->in, b->counts, b->displs, MPI_INT, w);
+      break;
+    case 4:
+      MPI_Alltoallw_c(b->out, b->counts, b->byte_displs, b->types, b->in, b->counts, b->byte_displs, b->types, w);
+      break;
+    case 5:
+      MPI_Reduce_scatter_c(b->out, &b->in[rank], b->counts, MPI_INT, MPI_SUM, w);
+      break;
+    case 6:
+      MPI_Ialltoallv_c(b->out, b->counts, b->displs, MPI_INT, b->in, b->counts, b->displs, MPI_INT, w, &request);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      break;
+    case 7:
+      MPI_Ireduce_scatter_c(b->out, &b->in[rank], b->counts, MPI_INT, MPI_SUM, w, &request);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      break;
+    default:
+      MPI_Allgatherv_init_c(&b->out[0], 1, MPI_INT, b->in, b->counts, b->displs, MPI_INT, w, MPI_INFO_NULL, &request);
+      MPI_Start(&request);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      MPI_Request_free(&request);
+      break;
+  }
+}
+#endif
+
+/* MPI-4's large-count v- and w-collectives synchronize the ranks' clocks as
+ * their functions do: rank r computes 10 (r + 1) ms before each, and every
+ * rank leaves it at the slowest rank's entry plus its cost on the network,
+ * k L for a gather, scatter, allgather or reduce_scatter (k = ceil(log2 P)
+ * rounds) and (P - 1) L for an alltoall (the bandwidth is practically
+ * unlimited). */
+static void vcollc(int rank, int size, double latency) {
+#if MPI_VERSION >= 4
+  static const char* names[] = {"gatherv_c",        "scatterv_c",      "allgatherv_c",
+                                "alltoallv_c",      "alltoallw_c",     "reduce_scatter_c",
+                                "ialltoallv_c",     "ireduce_scatter_c", "allgatherv_init_c"};
+  enum { kCalls = sizeof names / sizeof names[0] };
+  if (size > kMaxRanks) {
+    if (rank == 0) printf("vcollc: at most %d ranks\n", kMaxRanks);
+    return;
+  }
+  int rounds = 0;
+  while ((1 << rounds) < size) ++rounds;
+  VBuffers b;
+  for (int i = 0; i < size; ++i) {
+    b.counts[i] = 1;
+    b.displs[i] = i;
+    b.byte_displs[i] = (MPI_Aint)(i * sizeof(int));
+    b.types[i] = MPI_INT;
+  }
+  unsigned long results = 0;
+  for (int which = 0; which < kCalls; ++which) {
+    for (int i = 0; i < size; ++i) {
+      b.out[i] = 1000 * which + 100 * rank + i;
+      b.in[i] = -1;
+    }
+    compute_for(0.01 * (rank + 1));
+    const double entered = MPI_Wtime();
+    vcollective_c(which, &b, rank);
+    const double left = MPI_Wtime();
+    const int alltoall = which == 3 || which == 4 || which == 6;
+    const double cost = (alltoall ? size - 1 : rounds) * latency;
+    double latest_entry = 0, first_exit = 0, last_exit = 0;
+    MPI_Reduce(&entered, &latest_entry, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&left, &first_exit, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&left, &last_exit, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    unsigned long mine = checksum(b.in, size), all = 0;
+    MPI_Reduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    results = results * 7 + all;
+    if (rank == 0) {
+      fprintf(stderr, "%s_first_exit_s=%.9f expected_%s_first_exit_s=%.9f\n", names[which],
+              first_exit - latest_entry, names[which], cost);
+      fprintf(stderr, "%s_last_exit_s=%.9f expected_%s_last_exit_s=%.9f\n", names[which], last_exit - latest_entry,
+              names[which], cost);
+    }
+  }
+  if (rank == 0) printf("vcollc: %d calls, checksum %lu\n", (int)kCalls, results);
+#else
+  (void)size;
+  (void)latency;
+  if (rank == 0) printf("vcollc: not in this MPI\n");
+#endif
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -333,8 +451,12 @@ int main(int argc, char** argv) {
     fromgroup(rank, size, latency);
   } else if (strcmp(mode, "largecount") == 0) {
     largecount(rank, size, latency);
+  } else if (strcmp(mode, "vcollc") == 0) {
+    vcollc(rank, size, latency);
   } else {
-    if (rank == 0) fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv|largecount [LATENCY_S]\n");
+    if (rank == 0) {
+      fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv|largecount|vcollc [LATENCY_S]\n");
+    }
     status = 2;
   }
   fflush(stdout);

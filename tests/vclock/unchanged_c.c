@@ -2,7 +2,8 @@
  * virtual clock must follow without changing a result: wildcard source and
  * tag receives, Testany/Waitsome/Testall polling loops, persistent requests,
  * Sendrecv, a receive from MPI_PROC_NULL, Probe and Iprobe, non-blocking collectives, MPI-IO (blocking,
- * non-blocking, collective) and split and duplicated communicators. Only
+ * non-blocking, collective), split and duplicated communicators, and MPI-4's
+ * large-count v- and w-collectives and MPI-IO. Only
  * integers are combined, in an order that does not depend on which message
  * arrives first, so rank 0 prints the same lines whatever the timing.
  * Usage: unchanged_c directory [iterations] */
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { kMaxCount = 64, kBlock = 256, kResults = 9 };
+enum { kMaxCount = 64, kBlock = 256, kResults = 10 };
 
 typedef int64_t i64;
 
@@ -156,6 +157,55 @@ static i64 nonblocking_collectives(int rank, int size, int it) {
   return total % 1000003 + root_value + sum(from_all, size) * 7 + sum(gathered, size);
 }
 
+/* MPI-4's large-count v- and w-collectives, blocking, non-blocking and
+ * persistent: rank r sends r + 1 ints to each rank. */
+static i64 large_count(int rank, int size, int it) {
+#if MPI_VERSION >= 4
+  MPI_Count send_counts[16], recv_counts[16];
+  MPI_Aint send_displs[16], recv_displs[16], send_bytes[16], recv_bytes[16];
+  MPI_Datatype types[16];
+  int out[16 * 16], in[16 * 16], reduced[16];
+  for (int i = 0; i < size; ++i) {
+    send_counts[i] = rank + 1;
+    recv_counts[i] = i + 1;
+    send_displs[i] = 16 * i;
+    recv_displs[i] = 16 * i;
+    send_bytes[i] = (MPI_Aint)(16 * i * sizeof(int));
+    recv_bytes[i] = (MPI_Aint)(16 * i * sizeof(int));
+    types[i] = MPI_INT;
+  }
+  for (int i = 0; i < 16 * 16; ++i) {
+    out[i] = rank * 1000 + i + it;
+    in[i] = 0;
+  }
+  MPI_Alltoallv_c(out, send_counts, send_displs, MPI_INT, in, recv_counts, recv_displs, MPI_INT, MPI_COMM_WORLD);
+  i64 s = sum(in, 16 * 16);
+  MPI_Alltoallw_c(out, send_counts, send_bytes, types, in, recv_counts, recv_bytes, types, MPI_COMM_WORLD);
+  s = s * 3 + sum(in, 16 * 16);
+  MPI_Allgatherv_c(out, rank + 1, MPI_INT, in, recv_counts, recv_displs, MPI_INT, MPI_COMM_WORLD);
+  s = s * 3 + sum(in, 16 * 16);
+  MPI_Count ones[16];
+  for (int i = 0; i < size; ++i) ones[i] = 1;
+  MPI_Request req[2];
+  MPI_Ireduce_scatter_c(out, reduced, ones, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[0]);
+  MPI_Igatherv_c(out, rank + 1, MPI_INT, in, recv_counts, recv_displs, MPI_INT, it % size, MPI_COMM_WORLD, &req[1]);
+  MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+  s = s * 3 + reduced[0] + (rank == it % size ? sum(in, 16 * 16) : 0);
+  MPI_Request scatter;
+  MPI_Scatterv_init_c(out, recv_counts, recv_displs, MPI_INT, in, rank + 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+                      &scatter);
+  MPI_Start(&scatter);
+  MPI_Wait(&scatter, MPI_STATUS_IGNORE);
+  MPI_Request_free(&scatter);
+  return s * 3 + sum(in, rank + 1);
+#else
+  (void)rank;
+  (void)size;
+  (void)it;
+  return 0;
+#endif
+}
+
 /* Even and odd ranks apart, and a duplicate of each half: a wildcard
  * exchange inside the duplicate and reductions on both. */
 static i64 split_and_dup(int rank, int it) {
@@ -212,6 +262,18 @@ static i64 file_io(const char* dir, int rank, int size, int it) {
   MPI_File_write_at_all(fh, mine, in, kBlock, MPI_INT, MPI_STATUS_IGNORE);
   MPI_File_iwrite_at_all(fh, mine + (MPI_Offset)sizeof a, in2, kBlock, MPI_INT, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
+#if MPI_VERSION >= 4
+  /* The large-count twins: a collective write, a read back and a
+   * non-blocking collective read of the next rank's. */
+  MPI_File_write_at_all_c(fh, mine, a, (MPI_Count)kBlock, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_sync(fh);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_sync(fh);
+  MPI_File_read_at_c(fh, mine, in, (MPI_Count)kBlock, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_iread_at_all_c(fh, next, in2, (MPI_Count)kBlock, MPI_INT, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  s = s * 3 + sum(in, kBlock) + sum(in2, kBlock);
+#endif
   MPI_File_close(&fh);
   return s;
 }
@@ -244,6 +306,7 @@ int main(int argc, char** argv) {
     results[6] += nonblocking_collectives(rank, size, it);
     results[7] += split_and_dup(rank, it);
     results[8] += open_chain(rank, size, it);
+    results[9] += large_count(rank, size, it);
   }
   MPI_Request_free(&pair[0]);
   MPI_Request_free(&pair[1]);
@@ -255,7 +318,7 @@ int main(int argc, char** argv) {
   MPI_Gather(mine, kResults + 1, MPI_LONG_LONG, all, kResults + 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     static const char* names[] = {"work", "wildcard", "probe", "waitsome", "persistent",
-                                  "sendrecv", "icollectives", "split_dup", "open_chain", "mpi_io"};
+                                  "sendrecv", "icollectives", "split_dup", "open_chain", "large_count", "mpi_io"};
     for (int r = 0; r < size; ++r) {
       printf("rank %d", r);
       for (int i = 0; i <= kResults; ++i) printf(" %s=%lld", names[i], all[r * (kResults + 1) + i]);

@@ -10,6 +10,7 @@ and exits non-zero with a message when what it checks does not hold.
                 MPI_Wtime-measured time, and the virtual time is the CPU time
                 times the factor even with more ranks than cores (no dilation)
   io-factor     io_factor 4 on one rank, 1 on the other, doing the same I/O side by side: 4x the virtual time
+                (--io-mode io_c: with MPI-4's large-count MPI-IO calls)
   disk          the emulation's disk times an I/O-bound run by its arithmetic, the same run after run
   gatherv       an allgatherv of unequal blocks ends on every rank at its largest block's pace
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
@@ -18,6 +19,14 @@ and exits non-zero with a message when what it checks does not hold.
   followed      the calls of followed_calls.c (matched probes, synchronous
                 sends, persistent collectives, MPI_Comm_idup): the program's
                 results unchanged, each virtual time where the network puts it
+  dynamic       a program spawning a process of itself (dynamic_processes.c):
+                results unchanged under the virtual clock, and when the
+                spawn succeeds the interposer says once that it does not
+                follow it (and the spawned process once that it runs unwatched)
+  unfollowed    neighbourhood collectives, one-sided fences and split
+                collective MPI-IO (unfollowed_calls.c): results unchanged,
+                each rank says once that the clock does not follow them, and
+                a wait in a neighbourhood collective is no compute
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -130,7 +139,7 @@ def cmd_io_factor(args):
     # to run, so that a rank's place (rank 1's I/O measured up to 17 % longer
     # in some runs) does not bias the median of the six ratios.
     with tempfile.TemporaryDirectory() as tmp:
-        program = [args.probe, "io", tmp, "20"]
+        program = [args.probe, args.io_mode, tmp, "20"]
         ratios = []
         for run_index in range(6):
             slow = run_index % 2
@@ -141,7 +150,7 @@ def cmd_io_factor(args):
             out = under_mheta(args, 2, "virtual", path, program, tmp).stdout
             ratios.append(figure(out, "rank%d_elapsed_s" % slow) / figure(out, "rank%d_elapsed_s" % (1 - slow)))
         print("ratios of six runs: " + " ".join("%.3f" % r for r in ratios))
-        within("io_factor 4 / io_factor 1 virtual time, side by side in one run (median of 6 runs)",
+        within("%s: io_factor 4 / io_factor 1 virtual time, side by side in one run (median of 6 runs)" % args.io_mode,
                statistics.median(ratios), 4, args.tolerance)
 
 
@@ -239,16 +248,78 @@ def cmd_followed(args):
                            float(figures["expected_" + name]), args.tolerance)
 
 
+# What the interposer says of dynamic processes (interpose/dispatch.cpp and
+# interpose/runtime.cpp).
+NOT_FOLLOWED = "MPI_Comm_spawn connects processes of another MPI_COMM_WORLD"
+UNWATCHED = "processes started by MPI_Comm_spawn run unwatched"
+
+
+def unchanged_under_virtual_clock(args, np, program):
+    """Runs `program` (@TMP@: a scratch folder) without the interposer and
+    under the virtual clock emulating HY1; fails unless it prints the same.
+    Returns the run under the clock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [a.replace("@TMP@", tmp) for a in program]
+        plain = run([args.mpiexec, "-n", str(np)] + program).stdout
+        result = under_mheta(args, np, "virtual", "HY1", program, tmp)
+    if result.stdout != plain or not plain.strip():
+        fail("%d ranks: output changed under the virtual clock\n--- without the interposer\n%s--- with it\n%s" %
+             (np, plain, result.stdout))
+    return result
+
+
+def cmd_dynamic(args):
+    for np in args.ranks:
+        result = unchanged_under_virtual_clock(args, np, [args.probe])
+        plain = result.stdout
+        said = [line for line in result.stderr.splitlines() if NOT_FOLLOWED in line]
+        unwatched = [line for line in result.stderr.splitlines() if UNWATCHED in line]
+        if "not supported by this MPI" in plain:
+            # Nothing was connected: nothing to say.
+            if said or unwatched:
+                fail("%d ranks: the spawn failed, yet the interposer said:\n%s" % (np, result.stderr))
+            print("ok: %d ranks, this MPI spawns no process (%s); the program's lines are unchanged under the "
+                  "virtual clock" % (np, plain.splitlines()[0]))
+            continue
+        if len(said) != 1 or len(unwatched) != 1:
+            fail("%d ranks: expected one line '%s...' and one '%s...', got:\n%s" % (np, NOT_FOLLOWED, UNWATCHED,
+                                                                                   result.stderr))
+        print("ok: %d ranks, results unchanged; said once: %s" % (np, said[0]))
+
+
+UNFOLLOWED = "the virtual clock does not follow"
+
+
+def cmd_unfollowed(args):
+    for np in args.ranks:
+        result = unchanged_under_virtual_clock(args, np, [args.probe, "@TMP@"])
+        said = [line for line in result.stderr.splitlines() if UNFOLLOWED in line]
+        ranks = sorted(re.search(r"\(rank (\d+)\)", line).group(1) for line in said)
+        if not said or len(set(ranks)) != len(ranks):
+            fail("%d ranks: expected one line '%s ...' per rank at most, and at least one; got:\n%s" %
+                 (np, UNFOLLOWED, result.stderr))
+        # Rank 0 waited 30 ms of rank 1's compute in the neighbourhood
+        # collective: counted as compute, that wait moved its clock by ~30 ms.
+        wait = figure(result.stderr, "neighbor_wait_s")
+        print("%d ranks: results unchanged; said on ranks %s; rank 0's clock moved %.6f s in a neighbourhood "
+              "collective it waited 30 ms in (at most 0.005)" % (np, ",".join(ranks), wait))
+        if wait > 0.005:
+            fail("%d ranks: a wait in MPI_Neighbor_alltoall moved the clock by %.6f s" % (np, wait))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "latency", "link", "reproducible",
-                                          "followed"])
+    parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "latency", "link",
+                                          "reproducible", "followed", "dynamic", "unfollowed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
-    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program)")
+    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls program; dynamic: "
+                        "the dynamic_processes program; unfollowed: the unfollowed_calls program)")
     parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--tolerance", type=float, default=0.15)
     parser.add_argument("--modes", nargs="+", default=[], help="followed: the modes of followed_calls to run")
+    parser.add_argument("--io-mode", default="io", choices=["io", "io_c"],
+                        help="io-factor: the clock_probe mode (io_c: the large-count MPI-IO calls)")
     parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch folder)")
     args = parser.parse_args()
     {
@@ -261,6 +332,8 @@ def main():
         "link": cmd_link,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
+        "dynamic": cmd_dynamic,
+        "unfollowed": cmd_unfollowed,
     }[args.check](args)
 
 
