@@ -179,7 +179,8 @@ TEST(ProfileFormat, NonblockingSendsAndTheirCompletionRoundTrip) {
   // Not completed in the iteration: nonblocking without a place.
   Json open = doc;
   open["ranks"][0]["sections"][0]["comm"][0].erase("completed_at");
-  const CommOp& pending = parse_profile(open.dump(), "profile.json").ranks[0].sections[0].comm[0];
+  const Profile reopened = parse_profile(open.dump(), "profile.json");
+  const CommOp& pending = reopened.ranks[0].sections[0].comm[0];
   EXPECT_TRUE(pending.nonblocking);
   EXPECT_EQ(pending.completed_section, -1);
 }
