@@ -96,10 +96,6 @@ void VirtualClockService::fall_back() {
 
 double VirtualClockService::compute(double cpu_s) { return on() ? clock_.advance_compute(cpu_s, rank_.cpu_factor) : 0; }
 
-double VirtualClockService::io(double wall_s, double queued_s) {
-  return on() ? clock_.advance_io(wall_s, queued_s, rank_.io_factor) : 0;
-}
-
 void VirtualClockService::wait_until(double t) {
   if (on()) clock_.wait_until(t);
 }

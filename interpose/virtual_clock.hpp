@@ -72,9 +72,6 @@ class VirtualClockService final : public Service {
 
   // Compute since the previous MPI call: returns its virtual duration.
   double compute(double cpu_s);
-  // A blocking MPI-IO call: returns its virtual duration.
-  double io(double wall_s, double queued_s);
-  double io_factor() const { return rank_.io_factor; }
   // An emulated disk's non-blocking request completes at `t`.
   void wait_until(double t);
   // Whether MPI-IO is timed on the emulation's disk (emulated_disk.hpp)
