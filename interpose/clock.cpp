@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -37,6 +39,17 @@ double thread_cpu_s() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double thread_cpu_read_cost_s() {
+  std::array<double, 63> deltas{};
+  for (double& d : deltas) {
+    const double first = thread_cpu_s();
+    d = thread_cpu_s() - first;
+  }
+  auto middle = deltas.begin() + deltas.size() / 2;
+  std::nth_element(deltas.begin(), middle, deltas.end());
+  return std::max(*middle, 0.0);
 }
 
 double thread_queued_s() {

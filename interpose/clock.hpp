@@ -13,6 +13,13 @@ inline double now_s() {
 
 // The calling thread's CPU time, seconds.
 double thread_cpu_s();
+// The CPU time that reading thread_cpu_s() puts between two readings: the
+// median of back-to-back pairs, measured on the calling thread. Where the
+// vDSO has no thread CPU clock (virtual machines) each reading is a system
+// call of ~0.4 us, so two readings with nothing between them differ by that
+// much; every compute section measured between two intercepted calls holds
+// it once, and it is no compute of the program.
+double thread_cpu_read_cost_s();
 // The time the calling thread has so far spent runnable but waiting for a
 // core (Linux's /proc/thread-self/schedstat), seconds; 0 where unknown.
 double thread_queued_s();

@@ -20,7 +20,12 @@
  *       under the virtual clock
  *   clock_probe gatherv BYTES  an MPI_Allgatherv in which rank 0 gives
  *       BYTES and every other rank 8: prints each rank's end time
- *       (rankK_end_s) after a barrier at 0 */
+ *       (rankK_end_s) after a barrier at 0
+ *   clock_probe calls COUNT  rank 0 makes COUNT MPI_Iprobe calls with
+ *       nothing between them: prints per_call_s (the clock's advance per
+ *       call) and cpu_read_s (the median CPU time between two back-to-back
+ *       readings of the thread's CPU clock, which the interposer reads at
+ *       every call) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +194,35 @@ static int gatherv(int rank, int size, int bytes) {
   return 0;
 }
 
+static double thread_cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static int calls(int rank, int count) {
+  if (rank == 0) {
+    int flag;
+    MPI_Status status;
+    const double start = MPI_Wtime();
+    for (int i = 0; i < count; ++i) MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_SELF, &flag, &status);
+    const double per_call = (MPI_Wtime() - start) / count;
+    double reads[63];
+    for (int i = 0; i < 63; ++i) {
+      const double first = thread_cpu();
+      reads[i] = thread_cpu() - first;
+    }
+    qsort(reads, 63, sizeof reads[0], compare_doubles);
+    printf("per_call_s=%.12f cpu_read_s=%.12f\n", per_call, reads[31]);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -210,10 +244,12 @@ int main(int argc, char** argv) {
     status = mixed(rank, size, atoi(argv[2]));
   } else if (strcmp(mode, "gatherv") == 0 && argc == 3) {
     status = gatherv(rank, size, atoi(argv[2]));
+  } else if (strcmp(mode, "calls") == 0 && argc == 3) {
+    status = calls(rank, atoi(argv[2]));
   } else if (rank == 0) {
     fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | io_c DIR ITERATIONS | "
                     "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
-                    "gatherv BYTES\n");
+                    "gatherv BYTES | calls COUNT\n");
   }
   MPI_Finalize();
   return status;
