@@ -19,10 +19,11 @@ struct Releaser {
     std::lock_guard<std::mutex> lock(mutex);
     if (thread.joinable()) thread.join();
   }
-  void start(std::vector<int> fds) {
+  void start(std::function<void()> first, std::vector<int> fds) {
     std::lock_guard<std::mutex> lock(mutex);
     if (thread.joinable()) thread.join();
-    thread = std::thread([fds = std::move(fds)] {
+    thread = std::thread([first = std::move(first), fds = std::move(fds)] {
+      if (first) first();
       for (int fd : fds) ::close(fd);
     });
   }
@@ -43,9 +44,9 @@ void BackgroundRelease::hold(const std::filesystem::path& path) {
   if (fd >= 0) fds_.push_back(fd);
 }
 
-void BackgroundRelease::release() {
-  if (fds_.empty()) return;
-  releaser().start(std::move(fds_));
+void BackgroundRelease::release(std::function<void()> first) {
+  if (fds_.empty() && !first) return;
+  releaser().start(std::move(first), std::move(fds_));
   fds_.clear();
 }
 

@@ -11,6 +11,8 @@
 // MPI_Info naming the variable (include/mheta/hints.h), so the interposer
 // sees every access to distributed data and knows whose it is. Bypassing
 // HDF5 for the data keeps it to exactly one MPI-IO call per row range.
+// (The redistribution, between iterations, reads blocks through a mapping
+// instead: io/mapped_rows.hpp.)
 #include <mpi.h>
 
 #include <cstdint>
@@ -67,6 +69,8 @@ class LocalArray {
   std::int64_t local_rows() const { return dist_.rows[static_cast<std::size_t>(rank_)]; }
   std::int64_t first_row() const { return first_row_; }  // global index of local row 0
   std::int64_t global_rows() const { return dist_.total_rows(); }
+  // Byte offset of local row 0 in the file (the dataset is contiguous).
+  std::int64_t data_offset() const { return static_cast<std::int64_t>(data_offset_); }
 
   // Forces the rows written so far to disk. Throws LocalArrayError.
   void sync();

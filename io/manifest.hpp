@@ -37,7 +37,8 @@ std::optional<Manifest> read_manifest(const std::filesystem::path& dir);
 // Replaces the manifest (see above). Throws model::OutputError.
 // `sync_dir` false skips the directory's fsync: for a state whose loss a
 // restart repairs anyway (`complete` after `committed`: recovery finishes a
-// finished switch again, which changes nothing).
+// finished switch again, which changes nothing; `prepared` after
+// `complete`: recovery discards the staging directory either way).
 void write_manifest(const std::filesystem::path& dir, const Manifest& manifest, bool sync_dir = true);
 
 // fsync of a directory, so the renames and removals in it survive a crash.

@@ -1,19 +1,24 @@
 #include "io/redistribution.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "io/background_release.hpp"
 #include "io/manifest.hpp"
+#include "io/mapped_rows.hpp"
 #include "io/redistribution_checksum.hpp"
 #include "io/redistribution_fault.hpp"
 #include "io/redistribution_recovery.hpp"
@@ -91,28 +96,53 @@ std::vector<Piece> split(int peer, std::int64_t first_row, std::int64_t rows, st
 }
 
 constexpr std::int64_t kMetadataBytes = 8192;  // HDF5 header and attributes of one block, generously
-constexpr int kSlots = 2;                      // pieces in flight each way: one on the wire, one being read or written
-constexpr std::size_t kTrailer = sizeof(std::uint64_t);
+constexpr int kSlots = 2;                      // pieces in flight each way: one on the wire, one being written
+
+// Waits until one of `requests` completes, like MPI_Waitsome, but gives the
+// processor away between polls. MPICH polls without blocking, and with more
+// ranks than cores a rank spinning for its message takes the core from the
+// rank that must write (or send) the pieces it waits for; yielding is not
+// enough (the yielding rank stays runnable and keeps its share), so after a
+// few polls it sleeps 50 us between them, short beside a piece's transfer
+// (4 MiB: a millisecond or more). On this 2-core machine it took about 30%
+// off the redistribution's processor time, with 2 ranks and with 4
+// (docs/results.md, "Redistribution").
+void wait_some(int count, MPI_Request* requests, int* completed, int* indices) {
+  constexpr int kYields = 16;
+  constexpr timespec kPause{0, 50'000};
+  for (int polls = 0;; ++polls) {
+    MPI_Testsome(count, requests, completed, indices, MPI_STATUSES_IGNORE);
+    if (*completed != 0) return;  // some completed, or MPI_UNDEFINED: none active
+    if (polls < kYields) {
+      sched_yield();
+    } else {
+      nanosleep(&kPause, nullptr);
+    }
+  }
+}
 
 // Copies, sends and receives one variable's rows into its new block.
-// Returns the pieces written, for verification. Deadlock-free: sends and
-// receives are posted in global row order on both sides, so the lowest
-// unfinished piece always has its send and its receive posted.
+// Returns the pieces written, for verification. The rows kept and sent are
+// hashed and sent where they lie, in the old block's mapping; each piece
+// travels as two messages, its checksum (eager: a few bytes) and its rows.
+// Deadlock-free: sends and receives are posted in global row order on both
+// sides, so the lowest unfinished piece always has its sends and receives
+// posted, and the two messages of a piece match in the order posted.
 class VariableExchange {
  public:
   VariableExchange(MPI_Comm comm, int rank, int tag, std::int64_t bytes_per_row, std::int64_t piece_rows,
                    FirstError& error)
       : comm_(comm), rank_(rank), tag_(tag), bpr_(bytes_per_row), piece_rows_(piece_rows), error_(error) {
-    const std::size_t bytes = static_cast<std::size_t>(piece_rows * bytes_per_row) + kTrailer;
-    for (auto& b : send_buffers_) b.resize(bytes);
-    for (auto& b : recv_buffers_) b.resize(bytes);
-    copy_buffer_.resize(bytes);
+    for (auto& b : recv_buffers_) b.resize(static_cast<std::size_t>(piece_rows * bytes_per_row));
   }
 
+  // `old_rows` null: this rank's old block could not be opened; it still
+  // sends (rows of no meaning) so that the others finish and learn of it.
   // `writeback_fd` (or -1): a descriptor of the new block's file, to start
   // writing each piece to disk while the next ones are exchanged.
-  std::vector<Piece> run(LocalArray* old_block, LocalArray* new_block, int writeback_fd, const model::GenBlock& from,
-                         const model::GenBlock& to, std::int64_t& bytes_sent, std::int64_t& messages) {
+  std::vector<Piece> run(const MappedRows* old_rows, LocalArray* new_block, int writeback_fd,
+                         const model::GenBlock& from, const model::GenBlock& to, std::int64_t& bytes_sent,
+                         std::int64_t& messages) {
     std::vector<Piece> outgoing;
     std::vector<Piece> incoming;
     for (const model::RowTransfer& t : model::plan_transfers(from, to)) {
@@ -131,11 +161,18 @@ class VariableExchange {
     const std::int64_t kept_end = std::min(old_first + from.rows[static_cast<std::size_t>(rank_)],
                                            new_first + to.rows[static_cast<std::size_t>(rank_)]);
     std::vector<Piece> kept = split(-1, kept_first, std::max<std::int64_t>(0, kept_end - kept_first), piece_rows_);
+    if (old_rows == nullptr) no_rows_.resize(recv_buffers_[0].size());
+    auto old_piece = [&](const Piece& p) {
+      return old_rows != nullptr ? old_rows->rows(p.first_row - old_first) : no_rows_.data();
+    };
 
     std::vector<Piece> written;
+    // Rows messages: sends in [0, kSlots), receives in [kSlots, 2 kSlots).
     std::array<MPI_Request, 2 * kSlots> requests;
+    std::array<MPI_Request, 2 * kSlots> checksum_requests;
     requests.fill(MPI_REQUEST_NULL);
-    std::array<std::size_t, 2 * kSlots> slot_piece{};
+    checksum_requests.fill(MPI_REQUEST_NULL);
+    std::array<std::size_t, kSlots> slot_piece{};
     std::size_t next_out = 0;
     std::size_t next_in = 0;
     std::size_t next_kept = 0;
@@ -144,12 +181,12 @@ class VariableExchange {
     auto post_send = [&](int slot) {
       if (next_out == outgoing.size()) return;
       const Piece& p = outgoing[next_out];
-      std::byte* buffer = send_buffers_[static_cast<std::size_t>(slot)].data();
-      error_.attempt([&] { old_block->read_rows(p.first_row - old_first, p.rows, buffer); });
-      const std::uint64_t sum = rows_checksum(p.first_row, p.rows, bpr_, buffer);
-      std::memcpy(buffer + p.rows * bpr_, &sum, kTrailer);
-      MPI_Isend(buffer, static_cast<int>(p.rows * bpr_ + static_cast<std::int64_t>(kTrailer)), MPI_BYTE, p.peer, tag_,
-                comm_, &requests[static_cast<std::size_t>(slot)]);
+      const std::byte* rows = old_piece(p);
+      std::uint64_t& sum = checksums_[static_cast<std::size_t>(slot)];
+      sum = rows_checksum(p.first_row, p.rows, bpr_, rows);
+      MPI_Isend(&sum, 1, MPI_UINT64_T, p.peer, tag_, comm_, &checksum_requests[static_cast<std::size_t>(slot)]);
+      MPI_Isend(rows, static_cast<int>(p.rows * bpr_), MPI_BYTE, p.peer, tag_, comm_,
+                &requests[static_cast<std::size_t>(slot)]);
       bytes_sent += p.rows * bpr_;
       ++messages;
       ++next_out;
@@ -157,13 +194,14 @@ class VariableExchange {
     auto post_recv = [&](int slot) {
       if (next_in == incoming.size()) return;
       const Piece& p = incoming[next_in];
-      slot_piece[static_cast<std::size_t>(kSlots + slot)] = next_in;
-      MPI_Irecv(recv_buffers_[static_cast<std::size_t>(slot)].data(),
-                static_cast<int>(p.rows * bpr_ + static_cast<std::int64_t>(kTrailer)), MPI_BYTE, p.peer, tag_, comm_,
-                &requests[static_cast<std::size_t>(kSlots + slot)]);
+      const auto s = static_cast<std::size_t>(slot);
+      slot_piece[s] = next_in;
+      MPI_Irecv(&checksums_[kSlots + s], 1, MPI_UINT64_T, p.peer, tag_, comm_, &checksum_requests[kSlots + s]);
+      MPI_Irecv(recv_buffers_[s].data(), static_cast<int>(p.rows * bpr_), MPI_BYTE, p.peer, tag_, comm_,
+                &requests[kSlots + s]);
       ++next_in;
     };
-    auto write_piece = [&](Piece p, const std::byte* rows) {
+    auto write_piece = [&](const Piece& p, const std::byte* rows) {
       error_.attempt([&] { new_block->write_rows(p.first_row - new_first, p.rows, rows); });
       // Asynchronous: the disk works during the exchange, and the fsync
       // before verification has little left to wait for.
@@ -174,9 +212,9 @@ class VariableExchange {
     };
     auto copy_kept = [&] {
       Piece p = kept[next_kept++];
-      error_.attempt([&] { old_block->read_rows(p.first_row - old_first, p.rows, copy_buffer_.data()); });
-      p.checksum = rows_checksum(p.first_row, p.rows, bpr_, copy_buffer_.data());
-      write_piece(p, copy_buffer_.data());
+      const std::byte* rows = old_piece(p);
+      p.checksum = rows_checksum(p.first_row, p.rows, bpr_, rows);
+      write_piece(p, rows);
     };
 
     for (int s = 0; s < kSlots; ++s) {
@@ -191,47 +229,25 @@ class VariableExchange {
         copy_kept();
         MPI_Testsome(2 * kSlots, requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
       } else {
-        MPI_Waitsome(2 * kSlots, requests.data(), &count, done.data(), MPI_STATUSES_IGNORE);
+        wait_some(2 * kSlots, requests.data(), &count, done.data());
         if (count == MPI_UNDEFINED) break;  // nothing active: all sent and received
       }
       for (int i = 0; i < std::max(count, 0); ++i) {
-        const int index = done[static_cast<std::size_t>(i)];
+        const auto index = static_cast<std::size_t>(done[static_cast<std::size_t>(i)]);
+        // A piece's checksum was matched before its rows, and is done by now.
+        MPI_Wait(&checksum_requests[index], MPI_STATUS_IGNORE);
         if (index < kSlots) {
-          post_send(index);
+          post_send(static_cast<int>(index));
           continue;
         }
-        const int slot = index - kSlots;
-        Piece p = incoming[slot_piece[static_cast<std::size_t>(index)]];
-        const std::byte* buffer = recv_buffers_[static_cast<std::size_t>(slot)].data();
-        std::memcpy(&p.checksum, buffer + p.rows * bpr_, kTrailer);
-        write_piece(p, buffer);
-        post_recv(slot);
+        const std::size_t slot = index - kSlots;
+        Piece p = incoming[slot_piece[slot]];
+        p.checksum = checksums_[index];
+        write_piece(p, recv_buffers_[slot].data());
+        post_recv(static_cast<int>(slot));
       }
     }
     return written;
-  }
-
-  // Reads every written piece back from the reopened new block.
-  void verify(LocalArray& block, std::vector<Piece> pieces) {
-    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.first_row < b.first_row; });
-    std::int64_t expected = block.first_row();
-    for (const Piece& p : pieces) {
-      if (p.first_row != expected) {
-        throw LocalArrayError(block.path().string() + ": rows from global row " + std::to_string(expected) +
-                              " were never written");
-      }
-      block.read_rows(p.first_row - block.first_row(), p.rows, copy_buffer_.data());
-      if (rows_checksum(p.first_row, p.rows, bpr_, copy_buffer_.data()) != p.checksum) {
-        throw LocalArrayError(block.path().string() + ": global rows [" + std::to_string(p.first_row) + ", " +
-                              std::to_string(p.first_row + p.rows) + ") read back differ from the rows " +
-                              (p.peer < 0 ? "kept" : "rank " + std::to_string(p.peer) + " sent"));
-      }
-      expected += p.rows;
-    }
-    if (expected != block.first_row() + block.local_rows()) {
-      throw LocalArrayError(block.path().string() + ": " + std::to_string(expected - block.first_row()) +
-                            " rows written, the block has " + std::to_string(block.local_rows()));
-    }
   }
 
  private:
@@ -241,10 +257,36 @@ class VariableExchange {
   std::int64_t bpr_;
   std::int64_t piece_rows_;
   FirstError& error_;
-  std::array<std::vector<std::byte>, kSlots> send_buffers_;
   std::array<std::vector<std::byte>, kSlots> recv_buffers_;
-  std::vector<std::byte> copy_buffer_;
+  std::array<std::uint64_t, 2 * kSlots> checksums_{};  // of the pieces in flight, as the requests
+  std::vector<std::byte> no_rows_;
 };
+
+// Reads every written piece back from the reopened new block (its mapping:
+// the bytes a reader of the file gets) against the checksum the rows had
+// when they were read from their old block; the pieces must cover the
+// block's rows exactly.
+void verify(const LocalArray& block, std::vector<Piece> pieces, std::int64_t bytes_per_row) {
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.first_row < b.first_row; });
+  const MappedRows rows(block);
+  std::int64_t expected = block.first_row();
+  for (const Piece& p : pieces) {
+    if (p.first_row != expected) {
+      throw LocalArrayError(block.path().string() + ": rows from global row " + std::to_string(expected) +
+                            " were never written");
+    }
+    if (rows_checksum(p.first_row, p.rows, bytes_per_row, rows.rows(p.first_row - block.first_row())) != p.checksum) {
+      throw LocalArrayError(block.path().string() + ": global rows [" + std::to_string(p.first_row) + ", " +
+                            std::to_string(p.first_row + p.rows) + ") read back differ from the rows " +
+                            (p.peer < 0 ? "kept" : "rank " + std::to_string(p.peer) + " sent"));
+    }
+    expected += p.rows;
+  }
+  if (expected != block.first_row() + block.local_rows()) {
+    throw LocalArrayError(block.path().string() + ": " + std::to_string(expected - block.first_row()) +
+                          " rows written, the block has " + std::to_string(block.local_rows()));
+  }
+}
 
 // The new blocks are written beside the old ones: refuse to start when the
 // disk cannot hold both (the data directory is one file system, as on this
@@ -260,6 +302,23 @@ void check_free_space(const std::filesystem::path& dir, const std::vector<RowSha
     throw RedistributionError(
         dir.string() + ": not enough free space for the new blocks beside the old ones: " + std::to_string(needed) +
         " bytes needed, " + std::to_string(space.available) + " available");
+  }
+}
+
+// Every rank's renames are in the one directory: one fsync makes them
+// durable before the manifest may say `complete`. Runs on the background
+// thread: a failure is told on stderr and changes nothing for the data.
+void complete_in_background(const std::filesystem::path& dir, const std::filesystem::path& staging, Manifest manifest) {
+  try {
+    sync_directory(dir);
+    std::filesystem::remove_all(staging);
+    manifest.state = ManifestState::complete;
+    write_manifest(dir, manifest, false);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr,
+                 "mheta: recording the redistribution of %s complete failed: %s; the data is whole in the new "
+                 "distribution, and the next recovery completes the record\n",
+                 dir.c_str(), e.what());
   }
 }
 
@@ -312,7 +371,11 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       }
       check_free_space(dir, variables, to);
       fault_point("after-check", rank);
-      write_manifest(dir, manifest);
+      // No directory fsync: should a crash lose this record, the manifest
+      // found is the previous one (complete, or none), and recovery
+      // discards the staging directory all the same. The commit's record
+      // is made durable with its directory.
+      write_manifest(dir, manifest, false);
     });
   }
   if (std::string failure = agree(comm, error); !failure.empty()) throw RedistributionError(failure);
@@ -320,13 +383,13 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   // 2. New blocks beside the old ones: every file created before any row
   // is written, so a disk that fills up fails a data write (cleanly, with
   // an error code) rather than HDF5's metadata.
-  std::vector<std::optional<LocalArray>> old_blocks(variables.size());
+  std::vector<std::optional<MappedRows>> old_rows(variables.size());
   std::vector<std::optional<LocalArray>> new_blocks(variables.size());
   std::vector<int> writeback_fds(variables.size(), -1);
   error.attempt([&] {
     std::filesystem::create_directories(staging);
     for (std::size_t v = 0; v < variables.size(); ++v) {
-      old_blocks[v].emplace(LocalArray::open(dir, variables[v], from, rank));
+      old_rows[v].emplace(LocalArray::open(dir, variables[v], from, rank));
       new_blocks[v].emplace(LocalArray::create(staging, variables[v], to, rank));
       writeback_fds[v] = ::open(new_blocks[v]->path().c_str(), O_RDONLY);
     }
@@ -341,14 +404,19 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       VariableExchange exchange(comm, rank, static_cast<int>(v), shape.bytes_per_row(), piece_rows, error);
       // A rank whose blocks could not be opened still sends and receives
       // (into nowhere), so the others finish and learn of the failure.
-      written[v] = exchange.run(old_blocks[v] ? &*old_blocks[v] : nullptr, new_blocks[v] ? &*new_blocks[v] : nullptr,
+      written[v] = exchange.run(old_rows[v] ? &*old_rows[v] : nullptr, new_blocks[v] ? &*new_blocks[v] : nullptr,
                                 writeback_fds[v], from, to, bytes_sent, stats.pieces);
     }
     MPI_Allreduce(MPI_IN_PLACE, &bytes_sent, 1, MPI_INT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, &stats.pieces, 1, MPI_INT64_T, MPI_SUM, comm);
     stats.bytes_moved = bytes_sent;
   }
-  old_blocks.clear();
+  if (!variables.empty() && new_blocks[0]) {
+    const LocalArray& first = *new_blocks[0];
+    error.attempt(
+        [&] { corrupt_point(rank, first.path(), first.data_offset(), first.local_rows() * first.bytes_per_row()); });
+  }
+  old_rows.clear();
   new_blocks.clear();
   for (int fd : writeback_fds) {
     if (fd >= 0) ::close(fd);
@@ -361,18 +429,19 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
     const RowShape& shape = variables[v];
     error.attempt([&] {
       sync_file(local_array_path(staging, shape.variable, rank));
-      LocalArray block = LocalArray::open(staging, shape, to, rank);
-      const std::int64_t piece_rows = std::max<std::int64_t>(1, options.piece_bytes / shape.bytes_per_row());
-      VariableExchange(comm, rank, 0, shape.bytes_per_row(), piece_rows, error).verify(block, written[v]);
+      const LocalArray block = LocalArray::open(staging, shape, to, rank);
+      verify(block, written[v], shape.bytes_per_row());
     });
   }
-  error.attempt([&] { sync_directory(staging); });
   fault_point("before-commit", rank);
 
-  // 4. All verified, or all roll back.
+  // 4. All verified, or all roll back. Every rank's new blocks are in the
+  // one staging directory: one fsync of it makes them all durable before
+  // the commit.
   std::string failure = agree(comm, error);
   if (failure.empty() && rank == 0) {
     error.attempt([&] {
+      sync_directory(staging);
       Manifest committed = manifest;
       committed.state = ManifestState::committed;
       write_manifest(dir, committed);
@@ -394,8 +463,8 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   stats.verify_s = slowest(comm, MPI_Wtime() - exchanged);
   const double verified = MPI_Wtime();
 
-  // 5. Committed: switch every block, then record completion. Failing here
-  // leaves the commit standing; recover() finishes the switch.
+  // 5. Committed: switch every block. Failing here leaves the commit
+  // standing; recover() finishes the switch.
   fault_point("after-commit", rank);
   BackgroundRelease old_files;  // freeing their space is not the switch's business
   error.attempt([&] {
@@ -406,23 +475,23 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       if (v == 0) fault_point("mid-switch", rank);
     }
   });
-  old_files.release();
   if (std::string problem = agree(comm, error); !problem.empty()) {
+    old_files.release();
     throw RedistributionError(problem + " (committed: run recovery to finish the switch)");
   }
-  // Every rank's renames are in the one directory: one fsync makes them
-  // durable before the manifest may say `complete`.
+  // 6. Complete, in the background on rank 0 while the program goes on: the
+  // data is whole in the new distribution from the commit on, whatever
+  // happens to this step (a manifest left `committed` is completed by the
+  // next recovery, and the next redistribution waits for this one first).
   if (rank == 0) {
-    error.attempt([&] {
-      sync_directory(dir);
-      std::filesystem::remove_all(staging);
-      Manifest complete = manifest;
-      complete.state = ManifestState::complete;
-      write_manifest(dir, complete, false);
-    });
-  }
-  if (std::string problem = agree(comm, error); !problem.empty()) {
-    throw RedistributionError(problem + " (committed: run recovery to finish)");
+    const std::function<void()> complete = [dir, staging, manifest] { complete_in_background(dir, staging, manifest); };
+    try {
+      old_files.release(complete);
+    } catch (const std::system_error&) {
+      complete();  // no thread to be had
+    }
+  } else {
+    old_files.release();
   }
   for (const RowShape& shape : variables) stats.bytes_written += to.total_rows() * shape.bytes_per_row();
   stats.switch_s = slowest(comm, MPI_Wtime() - verified);

@@ -10,7 +10,9 @@
 //     checked) and reads every piece back against its checksum;
 //  4. all agree, or all abort and the old distribution stays as it was;
 //  5. rank 0 commits the manifest; every rank renames its new blocks over
-//     the old ones (the old files go last); rank 0 records "complete".
+//     the old ones;
+//  6. in the background, rank 0 records "complete" (the old blocks' space
+//     is freed there too).
 // A crash at any point leaves one complete distribution that recover()
 // (io/redistribution_recovery.hpp) names and repairs.
 #include <mpi.h>
@@ -33,8 +35,8 @@ class RedistributionError : public std::runtime_error {
 };
 
 struct RedistributionOptions {
-  // Memory for the rows in flight per rank is about four pieces (two being
-  // sent, two being received) plus one for copying and verifying.
+  // A rank's buffers hold two pieces (those being received); the rows it
+  // sends are sent from its old block's mapping.
   std::int64_t piece_bytes = std::int64_t{4} << 20;
 };
 
@@ -44,7 +46,7 @@ struct RedistributionStats {
   std::int64_t pieces = 0;         // messages
   double exchange_s = 0;           // copy, exchange and write (the slowest rank)
   double verify_s = 0;             // sync, reopen, read back
-  double switch_s = 0;             // commit, renames, completion
+  double switch_s = 0;             // commit, renames (completion is in the background)
   double total_s = 0;
 };
 

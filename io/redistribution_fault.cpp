@@ -70,6 +70,29 @@ void fill_disk(std::string_view point, int rank) {
 
 }  // namespace
 
+void corrupt_point(int rank, const std::filesystem::path& file, std::int64_t first_byte, std::int64_t bytes) {
+  const char* spec = std::getenv("MHETA_REDISTRIBUTE_CORRUPT");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  const long victim = std::strtol(spec, &end, 10);
+  if (end == spec || *end != '\0') {
+    throw std::invalid_argument(std::string("MHETA_REDISTRIBUTE_CORRUPT=") + spec + ": expected a rank number");
+  }
+  if (victim != rank || bytes <= 0) return;
+  const int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  const off_t at = static_cast<off_t>(first_byte + bytes / 2);
+  unsigned char byte = 0;
+  if (::pread(fd, &byte, 1, at) == 1) {
+    byte = static_cast<unsigned char>(byte ^ 0xffu);
+    if (::pwrite(fd, &byte, 1, at) == 1) {
+      std::fprintf(stderr, "mheta redistribute: rank %d corrupted byte %lld of %s (MHETA_REDISTRIBUTE_CORRUPT)\n", rank,
+                   static_cast<long long>(at), file.c_str());
+    }
+  }
+  ::close(fd);
+}
+
 void fault_point(std::string_view point, int rank) {
   if (names("MHETA_REDISTRIBUTE_FILL", point, rank)) fill_disk(point, rank);
   if (!names("MHETA_REDISTRIBUTE_KILL", point, rank)) return;

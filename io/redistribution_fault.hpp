@@ -5,6 +5,8 @@
 // makes rank <rank> (default 0) send itself SIGKILL when it reaches <point>,
 // one of kFaultPoints. Nothing is cleaned up, as with a real crash.
 #include <array>
+#include <cstdint>
+#include <filesystem>
 #include <string_view>
 
 namespace mheta::io {
@@ -30,6 +32,14 @@ void apply_file_size_limit();
 // reaches <point>: it appends to <file> until the disk is full (at most
 // 1 GiB, for a small test file system), as another program filling the
 // disk at the worst moment would. The test removes <file> afterwards.
+
+// MHETA_REDISTRIBUTE_CORRUPT=<rank> makes that rank flip one byte in the
+// middle of the rows of `file` (`bytes` of them from byte `first_byte`),
+// its first new block, once every piece is written and before it is synced
+// and verified: what a write gone wrong, or another program writing into
+// the staging directory, would leave. The verification must catch it.
+// Throws std::invalid_argument when the variable is not a rank number.
+void corrupt_point(int rank, const std::filesystem::path& file, std::int64_t first_byte, std::int64_t bytes);
 
 // Kills this process when MHETA_REDISTRIBUTE_KILL names `point` and `rank`,
 // fills the disk when MHETA_REDISTRIBUTE_FILL does. Throws

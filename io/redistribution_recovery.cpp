@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "io/background_release.hpp"
 #include "io/local_array.hpp"
 #include "io/manifest.hpp"
 #include "io/together.hpp"
@@ -27,6 +28,8 @@ void require_blocks(const std::filesystem::path& dir, const Manifest& m, const m
 }  // namespace
 
 Recovery recover_data_dir(const std::filesystem::path& dir) {
+  // A redistribution of this process may still be recording its completion.
+  wait_for_background_release();
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) throw LocalArrayError(dir.string() + ": is not a directory");
   const std::optional<Manifest> found = read_manifest(dir);

@@ -46,6 +46,7 @@ inline constexpr const char* kRedistributeFileLimit = "MHETA_REDISTRIBUTE_FILE_L
 inline constexpr const char* kRedistributeKill = "MHETA_REDISTRIBUTE_KILL";
 inline constexpr const char* kRedistributeFill = "MHETA_REDISTRIBUTE_FILL";
 inline constexpr const char* kRedistributeFillFile = "MHETA_REDISTRIBUTE_FILL_FILE";
+inline constexpr const char* kRedistributeCorrupt = "MHETA_REDISTRIBUTE_CORRUPT";
 
 // Defaults the interposer and the advisor must agree on.
 inline constexpr std::string_view kDefaultCapture = "auto";
@@ -84,6 +85,7 @@ inline constexpr auto kAll = std::to_array<Variable>({
     {kRedistributeKill, ""},
     {kRedistributeFill, ""},
     {kRedistributeFillFile, ""},
+    {kRedistributeCorrupt, ""},
 });
 
 }  // namespace mheta::env

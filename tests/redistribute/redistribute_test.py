@@ -52,6 +52,7 @@ class Runner:
         environment = dict(os.environ)
         environment.pop("MHETA_REDISTRIBUTE_KILL", None)
         environment.pop("MHETA_REDISTRIBUTE_FILE_LIMIT", None)
+        environment.pop("MHETA_REDISTRIBUTE_CORRUPT", None)
         environment.update(env or {})
         run = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=100)
         print("$", " ".join(command), "->", run.returncode)
@@ -164,6 +165,21 @@ def file_size_limit(r):
     check(dist == OLD and after == before, "after failed writes: %s, checksums %s vs %s" % (dist, after, before))
 
 
+def corrupt(r):
+    """A byte of rank 1's new block differs from what was sent when it is
+    read back: verification catches it, every rank fails and it rolls back."""
+    r.make(r.old)
+    _, before, _ = r.state()
+    run = r.redistribute("--from", r.old, "--to", r.new, env={"MHETA_REDISTRIBUTE_CORRUPT": "1"})
+    check("rank 1 corrupted byte" in run.stderr, "rank 1 did not corrupt its new block")
+    check(run.returncode == 1, "a redistribution with a corrupted block returned %d, expected 1" % run.returncode)
+    check(re.search(r"rank 1: .*\w\.1\.h5: global rows \[\d+, \d+\) read back differ from the rows", run.stderr),
+          "the failure does not name rank 1's block and the rows that differ")
+    check("rolled back" in run.stderr, "the failure does not say it rolled back")
+    dist, after, _ = r.state()
+    check(dist == OLD and after == before, "after the corrupted block: %s, checksums %s vs %s" % (dist, after, before))
+
+
 def fill(r, point):
     """The disk fills up (another program writes) at `point`: a clean failure
     with exit code 1 on every rank (no crash, no rank left in MPI_Finalize),
@@ -227,7 +243,7 @@ def main():
         elif args.scenario.startswith("fill:"):
             fill(r, args.scenario.split(":", 1)[1])
         else:
-            {"round_trip": round_trip, "disk_full": disk_full, "file_size_limit": file_size_limit,
+            {"round_trip": round_trip, "disk_full": disk_full, "file_size_limit": file_size_limit, "corrupt": corrupt,
              "wrong_from": wrong_from, "start_on_own_distribution": start_on_own_distribution}[args.scenario](r)
     except Failure as failure:
         print("FAIL:", failure, file=sys.stderr)
