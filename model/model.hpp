@@ -53,12 +53,15 @@ struct ReplayEvent {
 };
 
 struct Prediction {
-  // One iteration as the program repeats it: the slowest rank's time, or,
-  // in a pipeline whose iterations overlap, the pace of its busiest stage
-  // (docs/model.md, "Pipelines: the steady state").
+  // One iteration as the program repeats it: the period of the replay
+  // carried on from iteration to iteration (docs/model.md, "Iterations
+  // that overlap"), or, in a pipeline, the pace of its busiest stage
+  // ("Pipelines: the steady state").
   double iteration_s = 0;
-  // One iteration replayed from a common start (§4.2.2): iteration_s, but
-  // for a pipeline the first iteration, with the pipeline's fill.
+  // One iteration replayed from a common start (§4.2.2), the slowest
+  // rank's time: the first iteration. iteration_s when a collective ends
+  // every rank's iteration; more where iterations overlap (a pipeline's
+  // fill, latencies the next iteration hides).
   double first_iteration_s = 0;
   std::int64_t iterations = 0;
   double run_s = 0;  // run_seconds(*this, iterations) (the instrumented iteration is not counted apart)
@@ -105,14 +108,16 @@ class Model {
   double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
   // The same evaluation, with every rank's breakdown of the iteration as
-  // the program repeats it (in a pipeline: its steady state, each rank
-  // waiting for the busiest of the ranks it hears from).
+  // the program repeats it (its total: its time per iteration; in a
+  // pipeline: its steady state, each rank waiting for the busiest of the
+  // ranks it hears from).
   Prediction predict(std::span<const std::int64_t> rows) const;
   Prediction predict(std::span<const std::int64_t> rows, Workspace& workspace) const;
 
   // One iteration replayed from a common start (§4.2.2), every rank's
-  // breakdown as Eq 3 / Eq 4 give it: predict() but for pipelines, where
-  // this is the first iteration, fill included.
+  // breakdown as Eq 3 / Eq 4 give it: the first iteration (predict()'s
+  // when a collective ends every iteration), its iteration_s the pace
+  // that follows it.
   Prediction first_iteration(std::span<const std::int64_t> rows) const;
 
   // first_iteration with every rank's replayed intervals, in the order they
@@ -225,6 +230,20 @@ class Model {
   bool update_costs(std::span<const std::int64_t> rows, Workspace& ws) const;
   double pipeline_pace(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
   void steady_state(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty, Prediction& detail) const;
+  // Where each message goes for the rows evaluated: per op, the send a
+  // receive matches, the peer after rerouting (null: the profile's), and a
+  // send's time to its peer after its gap.
+  struct Routes {
+    const int* partner;
+    const int* peer;
+    const double* transfer;
+  };
+  Routes routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
+  void replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                        RankBreakdown* out_ranks, std::vector<ReplayEvent>* events) const;
+  double common_shift(std::span<const std::int64_t> rows, const Workspace& ws) const;
+  double repeated_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                             Prediction* detail) const;
   enum class View { repeated, first, first_timeline };
   double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated) const;
   Prediction replay_view(std::span<const std::int64_t> rows, Workspace& ws, View view) const;
@@ -301,6 +320,14 @@ class Workspace {
   // Per rank: when its link has put out every message it posted so far
   // (one at a time, in post order).
   std::vector<double> link;
+  // Per rank, the iterations after the first (repeated_iterations): clock
+  // and link where the iteration before began, the clock where the window
+  // of the mean began, and the terms of one iteration and of the window.
+  std::vector<double> previous_clock;
+  std::vector<double> previous_link;
+  std::vector<double> window_clock;
+  std::vector<RankBreakdown> iteration_terms;
+  std::vector<RankBreakdown> window_terms;
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
   // Message matching when some ranks own no rows, for the sets of empty

@@ -321,38 +321,39 @@ void Model::steady_state(std::span<const std::int64_t> rows, Workspace& ws, bool
   }
 }
 
-double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view) const {
-  const bool any_empty = update_costs(rows, ws);
-  if (forward_only_ && detail == nullptr) return pipeline_pace(rows, ws, any_empty);
-  // The replayed intervals, for `mheta trace` only: never on the search's path.
-  std::vector<ReplayEvent>* events =
-      view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
+// The message routes of `rows`: the profile's, or, when some rank owns no
+// rows, the rerouted ones.
+Model::Routes Model::routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const {
+  if (!any_empty) return Routes{base_partner_.data(), nullptr, base_transfer_s_.data()};
+  const MessageRouting& routing = routing_for(rows, ws);
+  return Routes{routing.partner.data(), routing.peer.data(), routing.transfer.data()};
+}
+
+// One iteration of every rank's ops (§4.2.2), from where ws.clock and
+// ws.link stand: 0 for the first, else each rank's end of the iteration
+// before. Each pass runs every rank until it blocks on a message not yet
+// sent or a collective not everyone has reached. Every op is executed once,
+// so the cost is linear in ranks x sections plus blocked visits. A message
+// has been sent once its sender's pc is past the send; messages match
+// within the iteration, so every rank can finish it before any starts the
+// next. `out` (per rank, or null) accumulates the terms; `events` (or
+// null) records the intervals.
+void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                             RankBreakdown* out_ranks, std::vector<ReplayEvent>* events) const {
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
     if (events == nullptr) return;
     events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
                                   op.kind == OpKind::collective ? op.index : -1});
   };
-  const int* partner = base_partner_.data();
-  const int* peer = nullptr;  // the profile's peers: no rank is skipped
-  const double* transfer = base_transfer_s_.data();
-  if (any_empty) {
-    const MessageRouting& routing = routing_for(rows, ws);
-    partner = routing.partner.data();
-    peer = routing.peer.data();
-    transfer = routing.transfer.data();
-  }
-  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
-  std::fill(ws.link.begin(), ws.link.end(), 0.0);
+  const int* partner = routes.partner;
+  const int* peer = routes.peer;  // null: the profile's peers, no rank is skipped
+  const double* transfer = routes.transfer;
   std::copy(op_begin_.begin(), op_begin_.end() - 1, ws.pc.begin());
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
 
-  // Replay (§4.2.2): each pass runs every rank until it blocks on a message
-  // not yet sent or a collective not everyone has reached. Every op is
-  // executed once, so the cost is linear in ranks x sections plus blocked
-  // visits. A message has been sent once its sender's pc is past the send.
   int finished = ranks_without_ops_;
   while (finished < ranks_) {
     bool progress = false;
@@ -365,7 +366,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
       if (pc == end) continue;
       double clock = ws.clock[ri];
       double link = ws.link[ri];  // when its link has put out what it posted so far
-      RankBreakdown* out = detail != nullptr ? &detail->ranks[ri] : nullptr;
+      RankBreakdown* out = out_ranks != nullptr ? &out_ranks[ri] : nullptr;
       const bool empty = rows[ri] == 0;
       for (; pc < end; ++pc) {
         const auto i = static_cast<std::size_t>(pc);
@@ -486,49 +487,71 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
                        " while the others wait too");
     }
   }
+}
+
+namespace {
+
+// Of the ranks whose iteration is the longest, the one on the critical path:
+// the one that waited least (the others waited for it, and finish with it).
+int bottleneck_rank(const std::vector<RankBreakdown>& ranks) {
+  double longest = 0;
+  for (const RankBreakdown& b : ranks) longest = std::max(longest, b.total_s);
+  int bottleneck = 0;
+  bool found = false;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const RankBreakdown& b = ranks[r];
+    if (b.total_s < longest * (1 - 1e-12)) continue;
+    if (!found || b.wait_s < ranks[static_cast<std::size_t>(bottleneck)].wait_s) bottleneck = static_cast<int>(r);
+    found = true;
+  }
+  return bottleneck;
+}
+
+}  // namespace
+
+double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view) const {
+  const bool any_empty = update_costs(rows, ws);
+  if (forward_only_ && detail == nullptr) return pipeline_pace(rows, ws, any_empty);
+  const Routes routes = routes_for(rows, ws, any_empty);
+  // The first iteration from a common start, then (repeated_iterations) the
+  // ones after it from where it left each rank.
+  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
+  std::fill(ws.link.begin(), ws.link.end(), 0.0);
+  // The replayed intervals, for `mheta trace` only: never on the search's path.
+  std::vector<ReplayEvent>* events =
+      view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
+  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events);
+  if (detail == nullptr) return repeated_iterations(rows, ws, routes, nullptr);
 
   double slowest = 0;
-  int slowest_rank = 0;
+  for (int r = 0; r < ranks_; ++r) slowest = std::max(slowest, ws.clock[static_cast<std::size_t>(r)]);
   for (int r = 0; r < ranks_; ++r) {
-    if (ws.clock[static_cast<std::size_t>(r)] > slowest) {
-      slowest = ws.clock[static_cast<std::size_t>(r)];
-      slowest_rank = r;
+    RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
+    b.rows = rows[static_cast<std::size_t>(r)];
+    b.total_s = ws.clock[static_cast<std::size_t>(r)];
+    const IclaPlan& plan = ws.plans[static_cast<std::size_t>(r)];
+    if (plan.in_core) continue;
+    for (int m = 0; m < variables_; ++m) {
+      ++b.out_of_core_variables;
+      b.chunks = std::max(b.chunks, plan.chunks);
+      b.icla_bytes += plan.icla_rows * variable_bytes_per_row_[static_cast<std::size_t>(m)];
     }
   }
-  if (detail != nullptr) {
-    detail->iteration_s = slowest;
-    for (int r = 0; r < ranks_; ++r) {
-      RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
-      b.rows = rows[static_cast<std::size_t>(r)];
-      b.total_s = ws.clock[static_cast<std::size_t>(r)];
-      const IclaPlan& plan = ws.plans[static_cast<std::size_t>(r)];
-      if (plan.in_core) continue;
-      for (int m = 0; m < variables_; ++m) {
-        ++b.out_of_core_variables;
-        b.chunks = std::max(b.chunks, plan.chunks);
-        b.icla_bytes += plan.icla_rows * variable_bytes_per_row_[static_cast<std::size_t>(m)];
-      }
+  detail->slowest_rank = bottleneck_rank(detail->ranks);
+  detail->first_iteration_s = slowest;
+  if (forward_only_) {
+    if (view == View::repeated) {
+      steady_state(rows, ws, any_empty, *detail);
+    } else {
+      detail->iteration_s = pipeline_pace(rows, ws, any_empty);  // the pace the first iteration is followed at
     }
-    // Ranks that wait for the bottleneck at the end finish with it: of
-    // those finishing last, the bottleneck is the one on the critical path,
-    // the one that waited least.
-    detail->slowest_rank = slowest_rank;
-    for (int r = 0; r < ranks_; ++r) {
-      const RankBreakdown& b = detail->ranks[static_cast<std::size_t>(r)];
-      const double least_wait = detail->ranks[static_cast<std::size_t>(detail->slowest_rank)].wait_s;
-      if (b.total_s >= slowest * (1 - 1e-12) && b.wait_s < least_wait) detail->slowest_rank = r;
-    }
-    detail->first_iteration_s = slowest;
-    if (forward_only_) {
-      if (view == View::repeated) {
-        steady_state(rows, ws, any_empty, *detail);
-      } else {
-        detail->iteration_s = pipeline_pace(rows, ws, any_empty);  // the pace the first iteration is followed at
-      }
-      return detail->iteration_s;
-    }
+    return detail->iteration_s;
   }
-  return slowest;
+  // The iterations that follow the first, at their own pace; predict()'s
+  // breakdown is theirs.
+  detail->iteration_s = repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
+  if (view == View::repeated) detail->slowest_rank = bottleneck_rank(detail->ranks);
+  return detail->iteration_s;
 }
 
 double Model::iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const {

@@ -1,0 +1,116 @@
+// The iterations after the first (docs/model.md, "Iterations that
+// overlap"): each rank starts its next iteration where it finished this one,
+// not at a common start, so the replay goes on from where the first left
+// every rank until the iterations repeat one another.
+#include <algorithm>
+#include <cmath>
+
+#include "model/model.hpp"
+
+namespace mheta::model {
+
+namespace {
+
+// Iterations replayed at most before the mean over the last ones is taken
+// instead of an exact period. Programs that synchronize every iteration (a
+// collective) repeat after one or two; a chain of blocking messages after a
+// few per rank it crosses.
+constexpr int kMaxIterations = 64;
+constexpr int kWindowStart = kMaxIterations / 2;
+
+void set_terms(RankBreakdown& to, const RankBreakdown& from, double scale) {
+  to.compute_s = from.compute_s * scale;
+  to.io_s = from.io_s * scale;
+  to.comm_s = from.comm_s * scale;
+  to.wait_s = from.wait_s * scale;
+}
+
+void add_terms(RankBreakdown& to, const RankBreakdown& from) {
+  to.compute_s += from.compute_s;
+  to.io_s += from.io_s;
+  to.comm_s += from.comm_s;
+  to.wait_s += from.wait_s;
+}
+
+}  // namespace
+
+// The replay is max-plus linear in where the ranks start an iteration:
+// every time in it is a maximum of sums of those start times (clocks and
+// links) and costs. So when over one iteration every rank that takes part
+// moved by the same time, clock and link alike, the next iteration is this
+// one shifted by that time, and so is every one after it: the program
+// repeats its iteration every that long. Returns that time, or -1 when the
+// ranks moved by different times. A rank without ops, or that owns no rows
+// and joins no collective, does nothing and is left out.
+double Model::common_shift(std::span<const std::int64_t> rows, const Workspace& ws) const {
+  double shift = -1;
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    if (op_begin_[ri] == op_begin_[ri + 1] || (rows[ri] == 0 && collective_ops_.empty())) continue;
+    const double moved = ws.clock[ri] - ws.previous_clock[ri];
+    // A link that has put everything out before the clock is where the
+    // clock is, as far as what follows can tell.
+    const double link_moved =
+        std::max(ws.link[ri], ws.clock[ri]) - std::max(ws.previous_link[ri], ws.previous_clock[ri]);
+    if (shift < 0) shift = moved;
+    // Rounding: the clocks grow with the iterations replayed.
+    const double tolerance = 1e-9 * std::max(std::abs(shift), 1e-6 * std::abs(ws.clock[ri]));
+    if (std::abs(moved - shift) > tolerance || std::abs(link_moved - shift) > tolerance) return -1;
+  }
+  return std::max(shift, 0.0);
+}
+
+// The period of the iterations after the first, replayed on from where the
+// first left ws (the first started at 0 everywhere): the common shift once
+// one iteration shifts every rank alike; else, after kMaxIterations, the
+// largest of the ranks' mean times per iteration over the last half of
+// them. With `detail`, its ranks' terms become those of the repeated
+// iteration and their totals each rank's time per iteration.
+double Model::repeated_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                                  Prediction* detail) const {
+  std::fill(ws.previous_clock.begin(), ws.previous_clock.end(), 0.0);
+  std::fill(ws.previous_link.begin(), ws.previous_link.end(), 0.0);
+  RankBreakdown* terms = detail != nullptr ? ws.iteration_terms.data() : nullptr;
+  for (int k = 1;; ++k) {
+    const double shift = common_shift(rows, ws);
+    if (shift >= 0) {
+      for (int r = 0; detail != nullptr && r < ranks_; ++r) {
+        const auto ri = static_cast<std::size_t>(r);
+        RankBreakdown& b = detail->ranks[ri];
+        if (k > 1) set_terms(b, ws.iteration_terms[ri], 1.0);  // the first iteration's are there already
+        b.total_s = ws.clock[ri] - ws.previous_clock[ri];
+      }
+      return shift;
+    }
+    if (k == kMaxIterations) break;
+    if (k == kWindowStart) {
+      std::copy(ws.clock.begin(), ws.clock.end(), ws.window_clock.begin());
+      if (detail != nullptr) std::fill(ws.window_terms.begin(), ws.window_terms.end(), RankBreakdown{});
+    }
+    std::copy(ws.clock.begin(), ws.clock.end(), ws.previous_clock.begin());
+    std::copy(ws.link.begin(), ws.link.end(), ws.previous_link.begin());
+    if (detail != nullptr) std::fill(ws.iteration_terms.begin(), ws.iteration_terms.end(), RankBreakdown{});
+    replay_iteration(rows, ws, routes, terms, nullptr);
+    if (detail != nullptr && k >= kWindowStart) {
+      for (int r = 0; r < ranks_; ++r) {
+        add_terms(ws.window_terms[static_cast<std::size_t>(r)], ws.iteration_terms[static_cast<std::size_t>(r)]);
+      }
+    }
+  }
+  // No common shift yet (ranks that run at different paces, a regime
+  // that alternates between iterations, a long transient): each rank's mean
+  // over the last iterations, the slowest of them the program's.
+  const double count = kMaxIterations - kWindowStart;
+  double period = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    const double pace = (ws.clock[ri] - ws.window_clock[ri]) / count;
+    period = std::max(period, pace);
+    if (detail == nullptr) continue;
+    set_terms(detail->ranks[ri], ws.window_terms[ri], 1 / count);
+    detail->ranks[ri].total_s = pace;
+  }
+  return period;
+}
+
+}  // namespace mheta::model
