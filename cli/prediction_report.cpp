@@ -22,7 +22,7 @@ void print_prediction_table(std::ostream& out, const model::Prediction& p) {
                 human_seconds(p.iteration_s).c_str());
   out << line;
   if (p.first_iteration_s != p.iteration_s) {
-    std::snprintf(line, sizeof line, "first iteration      %.6f s  (%s: the pipeline's fill, then its pace above)\n",
+    std::snprintf(line, sizeof line, "first iteration      %.6f s  (%s: from a common start, then the iteration above)\n",
                   p.first_iteration_s, human_seconds(p.first_iteration_s).c_str());
     out << line;
   }

@@ -17,6 +17,7 @@
 #include <mheta/environment.hpp>
 #include <mheta/exit_codes.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/clock_option.hpp"
@@ -25,6 +26,7 @@
 #include "cli/command_line.hpp"
 #include "cli/interposer_environment.hpp"
 #include "cli/launcher.hpp"
+#include "cli/run_compute_level.hpp"
 #include "cli/whole_number.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
@@ -98,6 +100,18 @@ void check_profile_writable(const std::string& profile) {
   }
 }
 
+// A file of the run's own, gone however the run ends.
+struct RemovedAtExit {
+  fs::path path;
+  explicit RemovedAtExit(fs::path p) : path(std::move(p)) {}
+  RemovedAtExit(const RemovedAtExit&) = delete;
+  RemovedAtExit& operator=(const RemovedAtExit&) = delete;
+  ~RemovedAtExit() {
+    std::error_code ignored;
+    if (!path.empty()) fs::remove(path, ignored);
+  }
+};
+
 int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
   check_capture_mode(o.capture);
@@ -139,7 +153,14 @@ int run_program(const RunOptions& o) {
   set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
   set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set(env::kProfile, fs::absolute(o.profile).string());
-  set(env::kAccounting, o.accounting.empty() ? "" : fs::absolute(o.accounting).string());
+  // Every iteration's terms, for the compute of the whole run: where the
+  // user asked for them, else (under the virtual clock) beside the profile
+  // for the time of the run.
+  const bool run_compute = o.capture != "off" && (!o.accounting.empty() || records_run_compute(o.emulate, o.clock, o.capture));
+  const fs::path own_records = fs::absolute(o.profile).parent_path() / (".mheta-run-" + std::to_string(getpid()) + ".accounting.json");
+  const fs::path records = !o.accounting.empty() ? fs::absolute(o.accounting) : run_compute ? own_records : fs::path();
+  set(env::kAccounting, records.string());
+  const RemovedAtExit own_records_removed{o.accounting.empty() && run_compute ? own_records : fs::path()};
   set(env::kAccountingCall, o.accounting_call);
 
   const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);
@@ -156,6 +177,7 @@ int run_program(const RunOptions& o) {
   }
   if (o.capture != "off") {
     if (fs::is_regular_file(o.profile)) {
+      if (run_compute && fs::is_regular_file(records)) record_run_compute(o.profile, records, o.capture);
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
       warn_if_unsure(o.profile);
     } else {

@@ -1,0 +1,81 @@
+#include "cli/run_compute_level.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#include "model/in_core_compute.hpp"
+
+namespace mheta::cli {
+
+namespace {
+
+// Beyond this the run's iterations are not the captured period (a loop of
+// another length, a different boundary): the captured compute stays.
+constexpr double kMostApart = 3.0;
+
+// How far a rank's count of recorded iterations may be from the run's:
+// the records start at MPI_Init and stop at the last whole iteration, and an
+// automatic capture counts the run's iterations from its own start.
+constexpr double kIterationCountSlack = 0.1;
+
+bool same_iterations(const std::string& capture, const std::string& boundary) {
+  if (boundary == "mark") return capture.empty() || capture == "auto" || capture == "mark";
+  if (boundary == "call") return capture.empty() || capture == "auto" || capture.rfind("call:", 0) == 0;
+  return false;
+}
+
+}  // namespace
+
+int forget_ranks_of_another_loop(model::Profile& profile, const model::Accounting& run) {
+  std::vector<std::int64_t> counts;
+  for (const auto& iterations : run.ranks) counts.push_back(std::max<std::int64_t>(0, std::ssize(iterations) - 1));
+  if (counts.empty() || counts.size() != profile.ranks.size()) return 0;
+  std::vector<std::int64_t> sorted = counts;
+  std::nth_element(sorted.begin(), sorted.begin() + std::ssize(sorted) / 2, sorted.end());
+  const double expected = profile.iterations > 1 ? static_cast<double>(profile.iterations)
+                                                 : static_cast<double>(sorted[sorted.size() / 2]);
+  int forgotten = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (!profile.ranks[r].in_core_compute_s) continue;
+    if (std::abs(static_cast<double>(counts[r]) - expected) > kIterationCountSlack * expected) {
+      profile.ranks[r].in_core_compute_s.reset();
+      ++forgotten;
+    }
+  }
+  return forgotten;
+}
+
+bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture) {
+  const bool virtual_clock = clock == "virtual" || (clock.empty() && !emulate.empty());
+  return virtual_clock && capture != "off" && capture != "pcontrol";
+}
+
+void record_run_compute(const std::filesystem::path& profile_path, const std::filesystem::path& accounting_path,
+                        const std::string& capture) {
+  try {
+    const model::Accounting run = model::read_accounting(accounting_path);
+    if (!same_iterations(capture, run.boundary)) return;
+    model::Profile profile = model::read_profile(profile_path);
+    const int ranks = model::record_in_core_compute(profile, run) - forget_ranks_of_another_loop(profile, run);
+    if (ranks <= 0) return;
+    const std::vector<double> ratios = model::in_core_compute_ratios(profile);
+    const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
+    if (*high > kMostApart || *low < 1 / kMostApart) {
+      std::cerr << "mheta run: the run's iterations are not the captured period (a rank's compute per iteration "
+                << *low << "-" << *high << "x the captured): the profile keeps the captured compute\n";
+      return;
+    }
+    model::write_profile(profile_path, profile);
+    std::cerr << "mheta run: in-core compute of " << ranks << " of " << profile.rank_count()
+              << " ranks from the median of the run's iterations (" << *low << "-" << *high
+              << "x the captured periods')\n";
+  } catch (const std::exception& error) {
+    std::cerr << "mheta run: warning: the profile keeps the captured compute (" << error.what() << ")\n";
+  }
+}
+
+}  // namespace mheta::cli

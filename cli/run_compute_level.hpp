@@ -1,0 +1,38 @@
+#pragma once
+// After `mheta run` captured a profile: each rank's compute in core taken
+// from every iteration of the run, not from the few captured periods alone
+// (docs/interpose.md, "The compute of the whole run").
+#include <filesystem>
+#include <string>
+
+#include "model/accounting.hpp"
+#include "model/profile.hpp"
+
+namespace mheta::cli {
+
+// Whether the run records every iteration's terms for this by default: under
+// the virtual clock, whose wrappers see every call anyway, with capture on
+// (but not `pcontrol`, whose bracket is not a whole iteration).
+bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture);
+
+// Forgets the in-core compute of ranks whose records hold another number of
+// iterations than the run's (the profile's `iterations`, or the median over
+// the ranks when the profile has none), by more than a tenth: their records
+// end iterations elsewhere than the captured period does (a boundary rank of
+// a wavefront that calls the boundary's function more often), so their
+// median is not of the captured iteration. They take the others' ratio, as
+// ranks without in-core iterations do. Returns how many were forgotten.
+int forget_ranks_of_another_loop(model::Profile& profile, const model::Accounting& run);
+
+// Sets the in-core compute of the profile at `profile` from the run's
+// `accounting` records (model/in_core_compute.hpp) and rewrites it, when
+// the records' iterations are the captured ones: ended by the program's
+// marks, or by the calls that end the captured period (automatic and
+// `call:` capture), on ranks that recorded as many of them as the run had
+// (above), and no rank's whole-run compute is more than 3x away
+// from its captured one (another loop). Says on stderr what it did or why
+// not; the profile is left as it was on any problem.
+void record_run_compute(const std::filesystem::path& profile, const std::filesystem::path& accounting,
+                        const std::string& capture);
+
+}  // namespace mheta::cli
