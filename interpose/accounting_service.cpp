@@ -38,11 +38,16 @@ Term term_of(Fn fn) {
     case Category::file_iread:
     case Category::file_iwrite:
     case Category::file_sync:
+    case Category::file_split_read:
+    case Category::file_split_write:
+    case Category::file_split_end:
       return Term::io;
     case Category::recv:
     case Category::sendrecv:
     case Category::completion:
     case Category::collective:
+    case Category::neighbour:
+    case Category::win_fence:
     case Category::probe:
       return Term::wait;
     default:

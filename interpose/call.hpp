@@ -40,6 +40,16 @@ enum class Category {
   comm_icreate,       // a non-blocking communicator creation: its shadow is made alongside
   comm_free,
   comm_connect,       // dynamic processes: followed when every process is of this MPI_COMM_WORLD
+  win_create,         // a window: the virtual clock keeps a communicator of its group for its fences
+  win_free,
+  win_fence,          // a collective over the window's group
+  win_transfer,       // a put, get or accumulate: its bytes leave on the rank's link before the next fence
+  neighbour,          // a neighbourhood collective: blocks to and from the topology's neighbours
+  ineighbour,         // its non-blocking form
+  neighbour_init,     // its persistent form: the blocks' times go out at each start
+  file_split_read,    // split collective MPI-IO: the begin, timed as a non-blocking read or write
+  file_split_write,
+  file_split_end,     // its end: where it completes
   unfollowed,         // run as it is; the virtual clock says once that it does not follow it
 };
 
@@ -97,12 +107,18 @@ struct CallInfo {
   MPI_Datatype type2 = MPI_DATATYPE_NULL;
   CountArray counts{};  // v- and w-collectives: per-rank counts
   const MPI_Datatype* types = nullptr;  // w-collectives: per-rank datatypes
+  // Neighbourhood collectives: the receive side's counts and datatypes per
+  // source (v- and w-forms; the others give count2 and type2 for every source).
+  CountArray counts2{};
+  const MPI_Datatype* types2 = nullptr;
   Collective collective = Collective::barrier;
   MPI_Info info = MPI_INFO_NULL;
   const char* filename = nullptr;
   MPI_File* fh_out = nullptr;
   MPI_Comm* newcomm = nullptr;  // communicator creation: the new one; MPI_Comm_free: the one freed
   MPI_Message* message = nullptr;  // matched probes
+  MPI_Win* win_out = nullptr;      // window creation: the new one; MPI_Win_free: the one freed
+  MPI_Win win = MPI_WIN_NULL;      // one-sided synchronization
   MPI_File fh = MPI_FILE_NULL;
   MPI_Offset offset = 0;
   void* buf = nullptr;

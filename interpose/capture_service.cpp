@@ -53,6 +53,10 @@ bool seen_by_detection(Fn fn) {
     case Category::file_write:
     case Category::file_iread:
     case Category::file_iwrite:
+    case Category::neighbour:
+    case Category::ineighbour:
+    case Category::file_split_read:
+    case Category::file_split_write:
       return true;
     default:
       return false;

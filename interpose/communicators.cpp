@@ -5,16 +5,33 @@
 
 namespace mheta::interpose {
 
-int world_rank_of(MPI_Comm comm, int peer) {
-  if (comm == MPI_COMM_WORLD || peer < 0) return peer;
+namespace {
+
+// `peers` of `comm` as ranks of MPI_COMM_WORLD, into `out` (MPI_PROC_NULL
+// stays MPI_PROC_NULL).
+void translate_to_world(MPI_Comm comm, int n, const int* peers, int* out) {
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Group world = MPI_GROUP_NULL;
   PMPI_Comm_group(comm, &group);
   PMPI_Comm_group(MPI_COMM_WORLD, &world);
-  int out = MPI_UNDEFINED;
-  PMPI_Group_translate_ranks(group, 1, &peer, world, &out);
+  PMPI_Group_translate_ranks(group, n, peers, world, out);
   PMPI_Group_free(&group);
   PMPI_Group_free(&world);
+}
+
+}  // namespace
+
+int world_rank_of(MPI_Comm comm, int peer) {
+  if (comm == MPI_COMM_WORLD || peer < 0) return peer;
+  int out = MPI_UNDEFINED;
+  translate_to_world(comm, 1, &peer, &out);
+  return out;
+}
+
+std::vector<int> world_ranks_of(MPI_Comm comm, const std::vector<int>& peers) {
+  if (comm == MPI_COMM_WORLD || peers.empty()) return peers;
+  std::vector<int> out(peers.size(), MPI_UNDEFINED);
+  translate_to_world(comm, static_cast<int>(peers.size()), peers.data(), out.data());
   return out;
 }
 

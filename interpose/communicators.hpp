@@ -11,6 +11,8 @@ namespace mheta::interpose {
 std::vector<int> world_ranks_of(MPI_Group group);
 // `peer` of `comm` as a rank of MPI_COMM_WORLD.
 int world_rank_of(MPI_Comm comm, int peer);
+// The same for several (MPI_PROC_NULL stays MPI_PROC_NULL).
+std::vector<int> world_ranks_of(MPI_Comm comm, const std::vector<int>& peers);
 // Whether messages on `comm` are communication between ranks (more than one
 // rank, not an intercommunicator).
 bool between_ranks(MPI_Comm comm);

@@ -8,11 +8,14 @@
 #include <cstdio>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "interpose/clock.hpp"
 #include "interpose/communicators.hpp"
 #include "interpose/engaged.hpp"
+#include "interpose/neighbour_messages.hpp"
+#include "interpose/neighbourhood.hpp"
 #include "interpose/runtime.hpp"
 #include "interpose/sleep_wait.hpp"
 
@@ -121,19 +124,27 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
   return call();
 }
 
-// A message sent or received: recorded while capturing (where: a
-// non-blocking send's completion is recorded with it), told to the services.
-// A peer outside MPI_COMM_WORLD (a spawned process on a merged
-// communicator) is no rank of the profile: its messages are not recorded.
+// A message sent or received: numbered in its channel, recorded while
+// capturing (where: a non-blocking send's completion is recorded with it),
+// told to the services.
+Timeline::CommRef record_world_message(Runtime& rt, Fn fn, model::CommKind kind, int world_peer, std::int64_t bytes,
+                                       int tag, bool nonblocking = false) {
+  Timeline::CommRef recorded;
+  const std::int64_t number = rt.channels().next({kind, world_peer, tag});
+  if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking), number);
+  rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
+              bytes, tag});
+  return recorded;
+}
+
+// The same for a peer of `comm`. A peer outside MPI_COMM_WORLD (a spawned
+// process on a merged communicator) is no rank of the profile: its
+// messages are not recorded.
 Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer,
                                  std::int64_t bytes, int tag, bool nonblocking = false) {
   const int world_peer = world_rank_of(comm, peer);
   if (world_peer == MPI_UNDEFINED) return {};
-  Timeline::CommRef recorded;
-  if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking));
-  rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
-              bytes, tag});
-  return recorded;
+  return record_world_message(rt, fn, kind, world_peer, bytes, tag, nonblocking);
 }
 
 // A receive posted: its message is recorded where it completes.
@@ -150,6 +161,31 @@ void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
 void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool collective_point = false) {
   std::lock_guard lock(rt.mutex());
   rt.call_seen({fn, signature(fn, peer, tag, bytes), collective_point});
+}
+
+// A neighbourhood collective's blocks sent (mutex held): a non-blocking
+// send to each destination (neighbour_messages.hpp); where each is recorded.
+std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m) {
+  std::vector<Timeline::CommRef> sent;
+  sent.reserve(m.sends.size());
+  for (const NeighbourMessage& block : m.sends) {
+    sent.push_back(record_world_message(rt, fn, model::CommKind::send, block.peer, block.bytes, kNeighbourTag, true));
+  }
+  return sent;
+}
+
+// Where it completes, at `at` of the captured timeline (mutex held): its
+// sends completed there, then its blocks received, as a wait on the same
+// exchange of Isends and Irecvs records them.
+void record_neighbour_completion(Runtime& rt, Fn fn, const NeighbourMessages& m, std::vector<Timeline::CommRef>& sent,
+                                 Timeline::Place at) {
+  if (rt.capturing()) {
+    for (const Timeline::CommRef& block : sent) rt.timeline().complete_send(block, at);
+  }
+  sent.clear();
+  for (const NeighbourMessage& block : m.receives) {
+    record_world_message(rt, fn, model::CommKind::recv, block.peer, block.bytes, kNeighbourTag);
+  }
 }
 
 // A synchronous send (or its large-count twin): a rendezvous, timed so.
@@ -194,10 +230,14 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   const int rc = run_blocking(rt, fn, c, call, c.peer == MPI_PROC_NULL ? NonblockingRef(nullptr) : nb);
   rt.leave();
   if (rc == MPI_SUCCESS) rt.clock().received(c.comm, c.status, posted);
-  if (between && rc == MPI_SUCCESS && c.status->MPI_SOURCE >= 0) {
+  if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
-    record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
-                   c.status->MPI_TAG);
+    if (c.status->MPI_SOURCE >= 0) {
+      record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
+                     c.status->MPI_TAG);
+    } else if (c.peer == MPI_PROC_NULL && rt.capturing()) {
+      rt.timeline().receive_from_nobody();
+    }
   }
   if (following && rc == MPI_SUCCESS) see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));  // the size it may receive
   return rc;
@@ -223,6 +263,8 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (c.status->MPI_SOURCE >= 0) {
       record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
                      c.status->MPI_TAG);
+    } else if (c.peer2 == MPI_PROC_NULL && rt.capturing()) {
+      rt.timeline().receive_from_nobody();
     }
   }
   // One call: its two peers and tags in one signature.
@@ -297,6 +339,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
                                            : clock.now();
       p->active = true;
       if (p->kind == Kind::collective) p->exchange = clock.collective_posted(p->comm);
+      if (p->kind == Kind::neighbour) p->neighbours = clock.neighbour_posted(p->comm, p->block_bytes);
     }
   }
   const int rc = call();
@@ -311,6 +354,12 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (found == nullptr || !found->persistent || found->kind == Kind::collective) continue;
     PendingRequest& p = *found;
     p.active = true;
+    if (p.kind == Kind::neighbour) {  // its blocks go out
+      if (p.messages) p.sent_blocks = record_neighbour_sends(rt, fn, *p.messages);
+      tags = combine(tags, static_cast<std::uint32_t>(kNeighbourTag));
+      for (const std::int64_t block : p.block_bytes) bytes += block;
+      continue;
+    }
     peers = combine(peers, static_cast<std::uint32_t>(p.peer) * 2U + (p.kind == Kind::send ? 1U : 0U));
     tags = combine(tags, static_cast<std::uint32_t>(p.tag));
     bytes += p.bytes;
@@ -366,8 +415,31 @@ struct ClockCompletion {
   int tag = 0;
   MPI_Comm newcomm = MPI_COMM_NULL;  // comm_create
   std::shared_ptr<PendingShadows> shadows{};
+  std::shared_ptr<NeighbourExchange> neighbours{};  // neighbour
 };
 thread_local std::vector<ClockCompletion> t_clock_completions;
+
+// A non-blocking MPI-IO request (or a split collective's) has completed:
+// the virtual clock, or the sleep of the wall clock's slower disk
+// (`delay.until`), moves to its emulated completion.
+void complete_file(Runtime& rt, PendingRequest& p, FileDelay& delay) {
+  VirtualClockService& clock = rt.clock();
+  if (p.on_emulated_disk) {  // its time was the disk's from the issue (and recorded then)
+    clock.wait_until(p.disk_done_at);
+    return;
+  }
+  double transfer =
+      delay.blocked ? delay.done_at - p.issued_at : p.issue_seconds + (delay.done_at - delay.call_start);
+  // Virtual time: the time the thread waited for a core between the
+  // issue and the end of the wait is not the disk's.
+  if (clock.on() && delay.blocked) transfer = std::max(0.0, transfer - (thread_queued_s() - p.queued_at_issue));
+  const double emulated = rt.file_io_factor() * transfer;
+  // The captured write already holds the issue's time; the rest of the
+  // emulated transfer is the write's too.
+  if (p.recorded && rt.capturing()) rt.timeline().add_io_seconds(p.io, p.write, emulated - p.issue_seconds);
+  delay.until = std::max(delay.until, p.issued_at + emulated);
+  clock.wait_until(p.posted_at + emulated);
+}
 
 // A followed request has completed with `status`, in a completion call at
 // `at` of the captured timeline.
@@ -386,8 +458,9 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
         const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
         if (world_peer == MPI_UNDEFINED) break;  // a process of another MPI_COMM_WORLD: no rank of the profile
         const std::int64_t bytes = received_bytes(status);
+        const std::int64_t number = rt.channels().next({model::CommKind::recv, world_peer, status->MPI_TAG});
         if (rt.capturing()) {
-          rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG));
+          rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG), number);
         }
         rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG});
       }
@@ -434,24 +507,13 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
                                      .collective = p.collective,
                                      .bytes = static_cast<double>(p.bytes)});
       break;
-    case Kind::file: {
-      if (p.on_emulated_disk) {  // its time was the disk's from the issue (and recorded then)
-        clock.wait_until(p.disk_done_at);
-        break;
-      }
-      double transfer =
-          delay.blocked ? delay.done_at - p.issued_at : p.issue_seconds + (delay.done_at - delay.call_start);
-      // Virtual time: the time the thread waited for a core between the
-      // issue and the end of the wait is not the disk's.
-      if (clock.on() && delay.blocked) transfer = std::max(0.0, transfer - (thread_queued_s() - p.queued_at_issue));
-      const double emulated = rt.file_io_factor() * transfer;
-      // The captured write already holds the issue's time; the rest of the
-      // emulated transfer is the write's too.
-      if (p.recorded && rt.capturing()) rt.timeline().add_io_seconds(p.io, p.write, emulated - p.issue_seconds);
-      delay.until = std::max(delay.until, p.issued_at + emulated);
-      clock.wait_until(p.posted_at + emulated);
+    case Kind::file:
+      complete_file(rt, p, delay);
       break;
-    }
+    case Kind::neighbour:
+      if (p.neighbours) t_clock_completions.push_back({.kind = Kind::neighbour, .neighbours = p.neighbours});
+      if (p.messages) record_neighbour_completion(rt, Fn::count_, *p.messages, p.sent_blocks, at);
+      break;
     case Kind::prefetch:
       // T_A: the compute between the prefetch's issue and its wait (§4.1.1).
       if (rt.capturing()) rt.timeline().add_overlap(p.io, rt.timeline().total_compute() - p.compute_at_issue);
@@ -523,6 +585,9 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
         clock.synchronous_send_completed(done.comm, done.peer, done.tag, static_cast<std::int64_t>(done.bytes),
                                          done.posted_at);
         break;
+      case Kind::neighbour:
+        clock.neighbour_completed(done.neighbours.get());
+        break;
       case Kind::comm_create:  // the new members meet like a barrier
         if (done.shadows) clock.duplicate_completed(done.newcomm, *done.shadows);
         clock.collective_completed(done.exchange.get(), done.comm, model::Collective::barrier, 0);
@@ -587,12 +652,13 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   if (all && rc == MPI_SUCCESS) {
     const std::int64_t bytes = collective_bytes(c);
     std::lock_guard lock(rt.mutex());
+    const std::int64_t number = rt.channels().next(collective_channel());
     if (rt.capturing()) {
       model::CommOp op;
       op.kind = model::CommKind::collective;
       op.collective = c.collective;
       op.bytes = bytes;
-      rt.timeline().add_comm(op);
+      rt.timeline().add_comm(op, number);
     }
     rt.collective({fn, c.collective, bytes});
   }
@@ -677,8 +743,10 @@ FilePointer file_pointer(Fn fn) {
   switch (fn_base(fn)) {
     case Fn::File_read_at:
     case Fn::File_read_at_all:
+    case Fn::File_read_at_all_begin:
     case Fn::File_write_at:
     case Fn::File_write_at_all:
+    case Fn::File_write_at_all_begin:
     case Fn::File_iread_at:
     case Fn::File_iread_at_all:
     case Fn::File_iwrite_at:
@@ -686,8 +754,10 @@ FilePointer file_pointer(Fn fn) {
       return FilePointer::explicit_offset;
     case Fn::File_read_shared:
     case Fn::File_read_ordered:
+    case Fn::File_read_ordered_begin:
     case Fn::File_write_shared:
     case Fn::File_write_ordered:
+    case Fn::File_write_ordered_begin:
     case Fn::File_iread_shared:
     case Fn::File_iwrite_shared:
       return FilePointer::shared;
@@ -781,6 +851,58 @@ int synchronous_read(const CallInfo& c, MPI_Status* status) {
 }
 #undef MHETA_READ
 
+// A non-blocking MPI-IO request issued at `timer`'s start, of `seconds` at
+// its issue; on the virtual clock's emulated disk it completes at
+// `disk_done_at`.
+PendingRequest issued_file_request(Runtime& rt, const IoTimer& timer, bool write, double seconds,
+                                   bool on_emulated_disk, double disk_done_at) {
+  PendingRequest file;
+  file.kind = Kind::file;
+  file.issued_at = timer.start;
+  file.issue_seconds = seconds;
+  file.write = write;
+  file.on_emulated_disk = on_emulated_disk;
+  file.disk_done_at = disk_done_at;
+  if (rt.clock().on()) {
+    file.posted_at = rt.clock().now();
+    file.queued_at_issue = timer.queued;
+  }
+  return file;
+}
+
+// An MPI-IO call's access (mutex held): the variable of its file, noted
+// as written by a write while capturing, with where it read or wrote.
+int note_file_access(Runtime& rt, Fn fn, const CallInfo& c, bool write, std::int64_t bytes) {
+  const int variable = rt.files().variable_of(c.fh);
+  if (rt.capturing()) {
+    if (write) rt.files().note_write(variable);
+    rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
+  }
+  return variable;
+}
+
+// A request's I/O recorded where it was issued, while capturing (mutex
+// held): its time at the issue now, the rest where it completes.
+void record_at_issue(Runtime& rt, int variable, std::int64_t bytes, PendingRequest& file) {
+  if (!rt.capturing() || variable < 0) return;
+  file.io = rt.timeline().add_io(variable, file.write, bytes, file.issue_seconds, false);
+  file.recorded = true;
+  if (file.write) rt.files().note_write_record(variable, file.io);
+}
+
+// Whether a request issued is followed to its completion: its time is
+// recorded, or emulated.
+bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
+  return file.recorded || rt.file_io_factor() > 1 || rt.clock().on();
+}
+
+// An MPI-IO call, told to the services and to detection (mutex held).
+void tell_file_io(Runtime& rt, Fn fn, const CallInfo& c, int variable, bool write, std::int64_t bytes) {
+  if (!rt.following()) return;
+  rt.file_io({fn, variable, write, bytes});
+  rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+}
+
 int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   const IoTimer timer(rt);
   const double start = timer.start;
@@ -809,38 +931,67 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
-  const int variable = rt.files().variable_of(c.fh);
-  if (write && rt.capturing()) rt.files().note_write(variable);
-  if (rt.capturing()) rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
+  const int variable = note_file_access(rt, fn, c, write, bytes);
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, bytes, seconds, true);
     rt.requests().add(*c.request,
                       {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
   } else {
-    PendingRequest file;
-    file.kind = Kind::file;
-    file.issued_at = start;
-    file.issue_seconds = seconds;
-    file.write = write;
-    file.on_emulated_disk = on_emulated_disk;
-    file.disk_done_at = disk_done_at;
-    if (write && rt.capturing() && variable >= 0) {
-      // ROMIO performs the transfer inside the call; its time is the write's,
-      // and so is the emulated rest of it, slept where the request completes.
-      file.io = rt.timeline().add_io(variable, true, bytes, seconds, false);
-      file.recorded = true;
-      rt.files().note_write_record(variable, file.io);
-    }
-    if (rt.clock().on()) {
-      file.posted_at = rt.clock().now();
-      file.queued_at_issue = timer.queued;
-    }
-    if (file.recorded || rt.file_io_factor() > 1 || rt.clock().on()) rt.requests().add(*c.request, file);
+    PendingRequest file = issued_file_request(rt, timer, write, seconds, on_emulated_disk, disk_done_at);
+    // ROMIO performs a write's transfer inside the call; its time is the
+    // write's, and so is the emulated rest of it, slept where the request
+    // completes.
+    if (write) record_at_issue(rt, variable, bytes, file);
+    if (followed_to_completion(rt, file)) rt.requests().add(*c.request, file);
   }
-  if (rt.following()) {
-    rt.file_io({fn, variable, write, bytes});
-    rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+  tell_file_io(rt, fn, c, variable, write, bytes);
+  return rc;
+}
+
+// Split collective MPI-IO (MPI_File_read_all_begin ... _end): timed as the
+// non-blocking collective I/O it is (MPI_File_iread_all ...), issued at the
+// begin (on the virtual clock's emulated disk when the emulation has one)
+// and completed at the end. The capture records it as the collective read
+// or write it is, where it begins (ROMIO does the transfer there), with the
+// time of its end added when that waited (complete_file).
+int handle_file_split_begin(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
+  const IoTimer timer(rt);
+  const int rc = call();
+  const double issue_seconds = now_s() - timer.start;
+  VirtualClockService& clock = rt.clock();
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  const bool on_emulated_disk = rc == MPI_SUCCESS && clock.emulates_disk();
+  const double disk_done_at =
+      on_emulated_disk ? clock.disk_request(write ? DiskOp::write : DiskOp::read, bytes) : 0;
+  rt.leave();
+  if (rc != MPI_SUCCESS) return rc;
+  std::lock_guard lock(rt.mutex());
+  const int variable = note_file_access(rt, fn, c, write, bytes);
+  PendingRequest file = issued_file_request(
+      rt, timer, write, on_emulated_disk ? disk_done_at - clock.now() : issue_seconds, on_emulated_disk, disk_done_at);
+  record_at_issue(rt, variable, bytes, file);
+  if (followed_to_completion(rt, file)) rt.split_file_io()[c.fh] = file;
+  tell_file_io(rt, fn, c, variable, write, bytes);
+  return rc;
+}
+
+int handle_file_split_end(Runtime& rt, CallInfo& c, CallRef call) {
+  FileDelay delay;
+  delay.call_start = now_s();
+  const int rc = call();
+  delay.done_at = now_s();
+  delay.blocked = delay.done_at - delay.call_start > kBlocked;
+  {
+    std::lock_guard lock(rt.mutex());
+    const auto begun = rt.split_file_io().find(c.fh);
+    if (begun != rt.split_file_io().end()) {
+      if (rc == MPI_SUCCESS) complete_file(rt, begun->second, delay);
+      rt.split_file_io().erase(begun);
+    }
   }
+  // Under the virtual clock a late completion is a time, not a sleep.
+  if (!rt.clock().on()) sleep_s(delay.until - now_s());
+  rt.leave();
   return rc;
 }
 
@@ -948,6 +1099,92 @@ int handle_comm_icreate(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
+// The bytes of a neighbourhood collective's blocks, one per neighbour:
+// `count` of `type` each, or per neighbour `counts` (of `types`, an
+// alltoallw's).
+std::vector<std::int64_t> neighbour_blocks(std::size_t neighbours, MPI_Count count, MPI_Datatype type,
+                                           const CountArray& counts, const MPI_Datatype* types) {
+  std::vector<std::int64_t> bytes(neighbours);
+  for (std::size_t j = 0; j < neighbours; ++j) {
+    bytes[j] = counts.empty() ? type_bytes(count, type)
+                              : type_bytes(counts[static_cast<int>(j)], types != nullptr ? types[j] : type);
+  }
+  return bytes;
+}
+
+// The messages the capture records a neighbourhood collective on `comm` of
+// rank `self` (of MPI_COMM_WORLD) as, given its blocks to the destinations.
+std::shared_ptr<const NeighbourMessages> recorded_messages(int self, MPI_Comm comm, const Neighbourhood& neighbours,
+                                                           const CallInfo& c, const std::vector<std::int64_t>& sent) {
+  const std::vector<std::int64_t> received =
+      neighbour_blocks(neighbours.sources.size(), c.count2, c.type2, c.counts2, c.types2);
+  return std::make_shared<const NeighbourMessages>(neighbour_messages(
+      self, world_ranks_of(comm, neighbours.destinations), sent, world_ranks_of(comm, neighbours.sources), received));
+}
+
+// Neighbourhood collectives, blocking, non-blocking and persistent: the
+// times of the blocks go out where the collective is posted (a persistent
+// one's at each MPI_Start), and it ends where it completes (virtual_clock.hpp).
+// The capture records it so too (neighbour_messages.hpp): its sends where it
+// is posted, their completion and its receives where it completes. On a
+// communicator without a topology nothing is timed or recorded: the call is
+// MPI's error.
+int handle_neighbour(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
+  VirtualClockService& clock = rt.clock();
+  const bool following = rt.following();
+  const bool recorded = following && between_ranks(c.comm);
+  // The virtual clock keeps each communicator's neighbours; without it the
+  // capture asks MPI at each call.
+  const Neighbourhood* timed = clock.neighbourhood(c.comm);
+  const Neighbourhood* neighbours = timed;
+  std::optional<Neighbourhood> asked;
+  if (neighbours == nullptr && recorded) {
+    asked = neighbourhood_of(c.comm);
+    if (asked) neighbours = &*asked;
+  }
+  std::vector<std::int64_t> blocks =
+      neighbours != nullptr ? neighbour_blocks(neighbours->destinations.size(), c.count, c.type, c.counts, c.types)
+                            : std::vector<std::int64_t>{};
+  const bool persistent = category == Category::neighbour_init;
+  std::shared_ptr<NeighbourExchange> exchange =
+      timed != nullptr && !persistent ? clock.neighbour_posted(c.comm, blocks) : nullptr;
+  const int rc = run_blocking(rt, fn, c, call, nb);
+  rt.leave();
+  if (rc != MPI_SUCCESS) return rc;
+  // For detection: one call, to its destinations, of its bytes.
+  std::uint32_t destinations = 0;
+  std::int64_t bytes = 0;
+  if (neighbours != nullptr) {
+    for (const int d : neighbours->destinations) destinations = combine(destinations, static_cast<std::uint32_t>(d));
+    for (const std::int64_t block : blocks) bytes = add_bytes(bytes, block);
+  }
+  std::shared_ptr<const NeighbourMessages> messages =
+      recorded && neighbours != nullptr ? recorded_messages(rt.world_rank(), c.comm, *neighbours, c, blocks) : nullptr;
+  if (category == Category::neighbour) {
+    clock.neighbour_completed(exchange.get());
+    if (messages) {
+      std::lock_guard lock(rt.mutex());
+      std::vector<Timeline::CommRef> sent = record_neighbour_sends(rt, fn, *messages);
+      record_neighbour_completion(rt, fn, *messages, sent, rt.capturing() ? rt.timeline().here() : Timeline::Place{});
+    }
+  } else if (timed != nullptr || messages) {
+    std::lock_guard lock(rt.mutex());
+    PendingRequest pending{.kind = Kind::neighbour, .comm = c.comm, .io = {}};
+    pending.persistent = persistent;
+    pending.active = !persistent;
+    pending.neighbours = std::move(exchange);
+    pending.block_bytes = std::move(blocks);
+    pending.messages = messages;
+    if (messages && !persistent) pending.sent_blocks = record_neighbour_sends(rt, fn, *messages);
+    rt.requests().add(*c.request, pending);
+  }
+  // A persistent one is seen where it starts.
+  if (following && !persistent && counts_for_detection(c.comm, rt.thread_level())) {
+    see_call(rt, fn, static_cast<int>(destinations), kNeighbourTag, bytes);
+  }
+  return rc;
+}
+
 // Dynamic processes (MPI_Comm_spawn(_multiple), accept, connect, join): a
 // communicator whose processes are all of this MPI_COMM_WORLD is followed
 // as any created one (it gets its shadow: every member calls this wrapper
@@ -976,21 +1213,68 @@ int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   return rc;
 }
 
-// Neighbourhood collectives, split collective MPI-IO, one-sided
-// synchronization: run as they are, outside the virtual clock. The time a
-// rank spends in one is not compute (before, passed through, a wait in
-// one spun and counted as compute times the CPU factor) and costs nothing
-// on the emulated network or disk; the first such call says so.
+// Windows: the virtual clock keeps a communicator of each one's group, on
+// which their fences meet like a barrier.
+int handle_win_create(Runtime& rt, CallInfo& c, CallRef call) {
+  const int rc = call();
+  if (rc == MPI_SUCCESS) rt.clock().window_created(*c.win_out, c.comm);
+  rt.leave();
+  return rc;
+}
+
+int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
+  const MPI_Win win = *c.win_out;
+  const int rc = call();
+  rt.leave();
+  if (rc == MPI_SUCCESS) rt.clock().window_freed(win);
+  return rc;
+}
+
+// A put, get or accumulate: its bytes go out on the rank's link (its
+// window's next fence waits for them).
+int handle_win_transfer(Runtime& rt, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
+  if (rc == MPI_SUCCESS) rt.clock().window_transfer(c.win, c.peer, type_bytes(c.count, c.type));
+  return rc;
+}
+
+int handle_unfollowed(Runtime& rt, Fn fn, CallRef call);
+
+// MPI_Win_fence: collective over the window's group; it ends at the latest
+// entry (or arrival of a transfer of the epoch) plus a barrier's cost. A window the clock did not see created (a
+// large-count MPI_Win_create_c) is not followed.
+int handle_win_fence(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  VirtualClockService& clock = rt.clock();
+  if (!clock.carrying()) return handle_unfollowed(rt, fn, call);
+  const int rc = call();
+  rt.leave();
+  if (rc == MPI_SUCCESS && !clock.fence(c.win)) {
+    static std::atomic<bool> said{false};
+    if (clock.on() && !said.exchange(true)) {
+      std::fprintf(stderr,
+                   "mheta interpose (rank %d): the virtual clock does not follow MPI_Win_fence on a window it did "
+                   "not see created (MPI_Win_create_c, MPI_Win_allocate_c, ...): its time is no time on the "
+                   "clock and synchronizes no other rank's\n",
+                   rt.world_rank());
+    }
+  }
+  return rc;
+}
+
+// One-sided synchronization: runs as it is, outside the virtual clock. The
+// time a rank spends in one is not compute (before, passed through, a wait
+// in one spun and counted as compute times the CPU factor) and costs
+// nothing on the emulated network; the first such call says so.
 int handle_unfollowed(Runtime& rt, Fn fn, CallRef call) {
   const int rc = call();
   rt.leave();
   static std::atomic<bool> said{false};
   if (rt.clock().on() && !said.exchange(true)) {
     std::fprintf(stderr,
-                 "mheta interpose (rank %d): the virtual clock does not follow %s (nor any neighbourhood "
-                 "collective, split collective MPI-IO or one-sided synchronization): the time a rank spends in one "
-                 "is no time on its clock, synchronizes no other rank's and costs nothing on the emulated network "
-                 "or disk\n",
+                 "mheta interpose (rank %d): the virtual clock does not follow %s (nor any one-sided "
+                 "synchronization but MPI_Win_fence): the time a rank spends in one is no time on its clock, synchronizes no other "
+                 "rank's and costs nothing on the emulated network\n",
                  rt.world_rank(), fn_name(fn));
   }
   return rc;
@@ -1056,6 +1340,24 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_comm_free(rt, c, call);
     case Category::comm_connect:
       return handle_comm_connect(rt, fn, c, call);
+    case Category::neighbour:
+    case Category::ineighbour:
+    case Category::neighbour_init:
+      return handle_neighbour(rt, fn, category, c, call, nb);
+    case Category::file_split_read:
+      return handle_file_split_begin(rt, fn, false, c, call);
+    case Category::file_split_write:
+      return handle_file_split_begin(rt, fn, true, c, call);
+    case Category::file_split_end:
+      return handle_file_split_end(rt, c, call);
+    case Category::win_create:
+      return handle_win_create(rt, c, call);
+    case Category::win_free:
+      return handle_win_free(rt, c, call);
+    case Category::win_fence:
+      return handle_win_fence(rt, fn, c, call);
+    case Category::win_transfer:
+      return handle_win_transfer(rt, c, call);
     case Category::unfollowed:
       return handle_unfollowed(rt, fn, call);
   }

@@ -64,7 +64,7 @@ int FileVariables::variable_of(MPI_File fh) const {
 }
 
 int FileVariables::offset_step(MPI_File fh, MPI_Offset offset) {
-  MPI_Offset& last = last_offsets_[fh];
+  MPI_Offset& last = last_offsets_.try_emplace(fh, offset).first->second;  // the first access: 0
   const MPI_Offset step = offset - last;
   last = offset;
   return static_cast<int>(step ^ (step >> 32));

@@ -65,7 +65,13 @@ class FileVariables {
   // For detection: how far this access's explicit offset is from the last
   // one on the same file (0 for calls without one). A loop streaming a
   // block through a buffer then repeats once an iteration, not once a
-  // chunk, and one appending at growing offsets still repeats.
+  // chunk, and one appending at growing offsets still repeats. The file's
+  // first access is 0 from where it is: a loop that writes its block once
+  // an iteration, first in its first iteration, repeats from there on
+  // every rank, not only on the one whose block is at offset 0 (the
+  // others' loops began an iteration later, and their inner loop then
+  // took more time than the whole: graph_halo's rank 1 captured one step
+  // of ten, rank 0 ten).
   int offset_step(MPI_File fh, MPI_Offset offset);
   // A new capture: no write recorded yet, no variable written or accessed
   // in it (a setup loop captured before may have written the input).

@@ -142,10 +142,15 @@ Json rank_record_to_json(const RankRecord& r) {
                          {"written", v.written},
                          {"accessed", {v.accessed.begin, v.accessed.end, v.accessed.unknown}}});
   }
+  Json channels = Json::array();
+  for (const ChannelStart& c : r.channel_starts) {
+    channels.push_back({static_cast<int>(c.channel.kind), c.channel.peer, c.channel.tag, c.first});
+  }
   return {{"rank", r.rank},
           {"complete", r.complete},
           {"sections", sections},
           {"variables", variables},
+          {"channels", channels},
           {"iterations", r.iterations},
           {"repetitions", r.repetitions},
           {"time_share", r.time_share},
@@ -182,6 +187,10 @@ RankRecord rank_record_from_json(const Json& j) {
     const Json& accessed = v.at("accessed");
     seen.accessed = {accessed.at(0).get<std::int64_t>(), accessed.at(1).get<std::int64_t>(), accessed.at(2).get<bool>()};
     r.variables.push_back(std::move(seen));
+  }
+  for (const Json& c : j.value("channels", Json::array())) {
+    const Channel channel{static_cast<model::CommKind>(c.at(0).get<int>()), c.at(1).get<int>(), c.at(2).get<int>()};
+    r.channel_starts.push_back({channel, c.at(3).get<std::int64_t>()});
   }
   for (const Json& s : j.at("sections")) {
     model::Section section;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "interpose/file_variables.hpp"
+#include "interpose/message_channels.hpp"
 #include "model/profile.hpp"
 
 namespace mheta::interpose {
@@ -19,6 +20,9 @@ struct RankRecord {
   bool complete = false;                 // a whole iteration was captured
   std::vector<model::Section> sections;  // StageIo::variable indexes `variables`
   std::vector<VariableSeen> variables;
+  // Where the captured period begins in each channel it has messages of
+  // (message_channels.hpp); empty when not known.
+  std::vector<ChannelStart> channel_starts;
   std::int64_t iterations = 0;  // iterations seen so far (marks or k-th calls)
   // Automatic detection: how often the captured loop repeated, and the share
   // of the rank's run (MPI_Init to MPI_Finalize) it took; < 0: another mode.

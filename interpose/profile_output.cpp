@@ -8,6 +8,7 @@
 #include <fstream>
 #include <mheta/environment.hpp>
 
+#include "interpose/period_alignment.hpp"
 #include "interpose/row_weights_file.hpp"
 #include "model/format_error.hpp"
 #include "model/text_file.hpp"
@@ -98,6 +99,17 @@ void note_idle_ranks(const std::vector<int>& ranks) {
        " an empty iteration");
 }
 
+// The ranks' captured iterations do not fit together: the model's reason,
+// and in automatic mode why no rotation of the periods made them fit.
+std::string misfit_message(const std::string& problem, const PeriodAlignment& alignment, const Settings& settings) {
+  std::string message = "the ranks' captured iterations do not fit together (" + problem +
+                        "): mheta predict will refuse this profile";
+  if (settings.capture != CaptureMode::automatic) return message;
+  if (!alignment.problem.empty()) message += ". " + alignment.problem;
+  return message + ". Each rank captured its own period of a loop; mark the program's iterations "
+                   "(mheta_mark_iteration(), MPI_Pcontrol) so that every rank captures the same one";
+}
+
 IterationSource first_source(const Settings& settings) {
   return settings.stated_iterations > 0 ? IterationSource::stated : IterationSource::captured;
 }
@@ -143,21 +155,17 @@ bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& 
       if (!incomplete.empty()) {
         warn(no_iteration_message(incomplete, settings.capture));
       } else {
+        // Each rank captured its period on its own, wherever its loop let it
+        // begin: one window of the run, in every channel, before they meet.
+        const PeriodAlignment alignment =
+            settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
         std::vector<std::string> warnings;
         const model::Profile profile = assemble_profile(records,
                                                         {program_name(), settings.global_rows, settings.dist_path,
                                                          settings.stated_iterations, row_weights(settings)},
                                                         warnings);
         for (const std::string& w : warnings) warn(w);
-        if (const auto problem = iterations_misfit(profile)) {
-          warn("the ranks' captured iterations do not fit together (" + *problem +
-               "): mheta predict will refuse this profile" +
-               (settings.capture == CaptureMode::automatic
-                    ? ". Each rank captured its own period of a loop whose messages change from one iteration to the "
-                      "next; mark the program's iterations (mheta_mark_iteration(), MPI_Pcontrol) so that every rank "
-                      "captures the same one"
-                    : ""));
-        }
+        if (const auto problem = iterations_misfit(profile)) warn(misfit_message(*problem, alignment, settings));
         model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
         written_profile().profile = profile;
         ok = 1;

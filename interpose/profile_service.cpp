@@ -27,6 +27,7 @@ void ProfileService::write_collectively(Runtime& rt) {
   record.rank = rt.world_rank();
   record.complete = rt.captured();
   record.sections = rt.captured_timeline().sections();
+  record.channel_starts = rt.captured_timeline().channel_starts();
   record.variables = rt.captured_variables();
   record.iterations = rt.iterations();
   if (const auto& confidence = rt.capture_confidence()) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interpose/neighbour_messages.hpp"
 #include "interpose/shadow_comms.hpp"
 #include "interpose/timeline.hpp"
 #include "model/collective.hpp"
@@ -15,7 +16,7 @@ namespace mheta::interpose {
 
 // A request the interposer follows until it completes.
 struct PendingRequest {
-  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective, comm_create, sendrecv };
+  enum class Kind : std::uint8_t { recv, send, file, prefetch, collective, comm_create, sendrecv, neighbour };
   Kind kind = Kind::recv;
   bool persistent = false;
   bool active = true;  // persistent requests: started and not yet completed
@@ -44,6 +45,12 @@ struct PendingRequest {
   std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times
   MPI_Comm* newcomm = nullptr;                  // comm_create: where MPI writes the new communicator
   std::shared_ptr<PendingShadows> shadows{};    // comm_create: its shadows, duplicated alongside
+  std::shared_ptr<NeighbourExchange> neighbours{};  // neighbour: its blocks' arrivals
+  std::vector<std::int64_t> block_bytes{};          // neighbour: its block to each destination
+  // neighbour: the messages the capture records it as (null: not recorded),
+  // and its sends as recorded in the capture going on, completed with it.
+  std::shared_ptr<const NeighbourMessages> messages{};
+  std::vector<Timeline::CommRef> sent_blocks{};
 };
 
 // MPI may hand out a handle again as soon as the request it named completes.

@@ -9,10 +9,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "interpose/call.hpp"
 #include "interpose/file_variables.hpp"
+#include "interpose/message_channels.hpp"
 #include "interpose/phase.hpp"
 #include "interpose/request_table.hpp"
 #include "interpose/service.hpp"
@@ -69,7 +71,13 @@ class Runtime {
   Timeline& timeline() { return timeline_; }
   std::mutex& mutex() { return mutex_; }
   RequestTable& requests() { return requests_; }
+  // The messages of each channel so far (counted while calls are followed,
+  // mutex() held): where a captured period begins in each.
+  ChannelCounter& channels() { return channels_; }
   FileVariables& files() { return files_; }
+  // Split collective MPI-IO begun and not yet ended, by file (MPI allows
+  // one at a time on a file).
+  std::unordered_map<MPI_File, PendingRequest>& split_file_io() { return split_file_io_; }
 
   // The capture's boundaries, decided by the capture service; each tells
   // the services (mutex() held).
@@ -151,7 +159,9 @@ class Runtime {
   double last_exit_ = 0;
   Timeline timeline_;
   RequestTable requests_;
+  ChannelCounter channels_;
   FileVariables files_;
+  std::unordered_map<MPI_File, PendingRequest> split_file_io_;
   std::int64_t iterations_ = 0;
   bool captured_ = false;
   Timeline captured_timeline_;

@@ -1,6 +1,7 @@
 #include "interpose/shadow_comms.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <utility>
 #include <cstdio>
@@ -94,6 +95,7 @@ void ShadowComms::add(MPI_Comm comm) {
     return;
   }
   std::tie(s.world_ranks, s.peer_world_ranks) = members_and_peers(comm);
+  s.neighbourhood = neighbourhood_of(comm);
   std::lock_guard lock(mutex_);
   shadows_[comm] = std::move(s);
 }
@@ -124,11 +126,13 @@ void ShadowComms::adopt(MPI_Comm comm, PendingShadows& pending) {
     if (request != MPI_REQUEST_NULL) wait(&request);
   }
   if (comm == MPI_COMM_NULL) return;
+  std::optional<Neighbourhood> neighbours = neighbourhood_of(comm);
   std::lock_guard lock(mutex_);
   shadows_[comm] = Shadow{.comm = pending.comm,
                           .acks = pending.acks,
                           .world_ranks = std::move(pending.world_ranks),
-                          .peer_world_ranks = std::move(pending.peer_world_ranks)};
+                          .peer_world_ranks = std::move(pending.peer_world_ranks),
+                          .neighbourhood = std::move(neighbours)};
 }
 
 MPI_Comm ShadowComms::shadow(MPI_Comm comm) const {
@@ -251,6 +255,36 @@ double ShadowComms::latest_entry(EntryExchange& exchange) {
   // On an intercommunicator the reduction is the other group's: the latest
   // of both is the collective's.
   return std::max(exchange.mine, exchange.latest);
+}
+
+const Neighbourhood* ShadowComms::neighbourhood(MPI_Comm comm) const {
+  std::lock_guard lock(mutex_);
+  const auto it = shadows_.find(comm);
+  return it == shadows_.end() || !it->second.neighbourhood ? nullptr : &*it->second.neighbourhood;
+}
+
+std::unique_ptr<NeighbourExchange> ShadowComms::post_arrivals(MPI_Comm comm, std::vector<double> arrivals,
+                                                              double sends_out) {
+  const Neighbourhood* neighbours = neighbourhood(comm);
+  const MPI_Comm s = shadow(comm);
+  if (neighbours == nullptr || s == MPI_COMM_NULL) return nullptr;
+  auto exchange = std::make_unique<NeighbourExchange>();
+  exchange->sent = std::move(arrivals);
+  exchange->sends_out = sends_out;
+  // A block from MPI_PROC_NULL never comes: its slot keeps -inf.
+  exchange->received.assign(std::max<std::size_t>(neighbours->sources.size(), 1),
+                            -std::numeric_limits<double>::infinity());
+  if (exchange->sent.empty()) exchange->sent.push_back(0);  // MPI may take a null buffer for a missing one
+  PMPI_Ineighbor_alltoall(exchange->sent.data(), 1, MPI_DOUBLE, exchange->received.data(), 1, MPI_DOUBLE, s,
+                          &exchange->request);
+  return exchange;
+}
+
+double ShadowComms::latest_arrival(NeighbourExchange& exchange) {
+  if (exchange.request != MPI_REQUEST_NULL) wait(&exchange.request);
+  double latest = exchange.sends_out;
+  for (const double arrival : exchange.received) latest = std::max(latest, arrival);
+  return latest;
 }
 
 }  // namespace mheta::interpose

@@ -10,7 +10,9 @@
 //   k-th message from it with that tag, and the receiver takes it from the
 //   status's source and tag once the data has arrived (probes take nothing);
 // - collectives carry their entry times in an allreduce(MAX) on the shadow,
-//   posted where the collective is.
+//   posted where the collective is; neighbourhood collectives carry, to
+//   each destination, the time its block arrives, in a neighbourhood
+//   alltoall on the shadow (a duplicate keeps the communicator's topology).
 // - a synchronous send's time says so; the receiver answers with the
 //   virtual time its receive was posted, on a second duplicate (the
 //   shadow's `acks`, so that answers never match times), and the send
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "interpose/emulated_network.hpp"
+#include "interpose/neighbourhood.hpp"
 
 namespace mheta::interpose {
 
@@ -36,6 +39,16 @@ struct EntryExchange {
   MPI_Request request = MPI_REQUEST_NULL;
   double mine = 0;
   double latest = 0;
+};
+
+// When the blocks of a neighbourhood collective arrive, exchanged without
+// blocking. The vectors keep their size (MPI reads and writes them) until
+// the request completes.
+struct NeighbourExchange {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<double> sent;      // when this rank's block reaches each destination
+  std::vector<double> received;  // when each source's block reaches this rank (-inf: MPI_PROC_NULL)
+  double sends_out = 0;          // when this rank's last block has left
 };
 
 // What travels ahead of a message: its sender's virtual send time, and
@@ -112,12 +125,23 @@ class ShadowComms {
   // sleeps).
   double latest_entry(EntryExchange& exchange);
 
+  // Neighbourhood collectives. The neighbours of `comm` (nothing without a
+  // shadow or a topology), worked out when its shadow was made.
+  const Neighbourhood* neighbourhood(MPI_Comm comm) const;
+  // Posts `arrivals` (one a destination of `comm`) on its shadow; every
+  // member posts them at the same point of the program.
+  std::unique_ptr<NeighbourExchange> post_arrivals(MPI_Comm comm, std::vector<double> arrivals, double sends_out);
+  // The latest arrival of a block at this rank, or its own last block's
+  // departure if later (waits, sleeping when waiting sleeps).
+  double latest_arrival(NeighbourExchange& exchange);
+
  private:
   struct Shadow {
     MPI_Comm comm = MPI_COMM_NULL;
     MPI_Comm acks = MPI_COMM_NULL;  // answers to synchronous sends
     std::vector<int> world_ranks;
     std::vector<int> peer_world_ranks;
+    std::optional<Neighbourhood> neighbourhood;  // a communicator with a topology
   };
   struct InFlight {
     double value[2] = {0, 0};

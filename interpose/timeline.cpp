@@ -22,14 +22,14 @@ model::Section& Timeline::open_section() {
   sections_.emplace_back();
   sections_.back().stages.emplace_back();
   stage_closed_ = false;
-  send_completed_ = false;
+  completion_closes_section_ = false;
   return sections_.back();
 }
 
 // Work (compute or I/O) after communication, or after a send's completion,
 // starts the next section; after a stage mark it starts the next stage.
 model::Stage& Timeline::stage_for_work() {
-  if (sections_.empty() || !sections_.back().comm.empty() || send_completed_) return open_section().stages.back();
+  if (sections_.empty() || !sections_.back().comm.empty() || completion_closes_section_) return open_section().stages.back();
   model::Section& section = sections_.back();
   if (stage_closed_) {
     section.stages.emplace_back();
@@ -55,7 +55,7 @@ void Timeline::add_compute(double seconds) {
   if (seconds <= 0) return;
   total_compute_ += seconds;
   if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_ &&
-      !send_completed_ && !waited_for_others(sections_.back())) {
+      !completion_closes_section_ && !waited_for_others(sections_.back())) {
     sections_.back().stages.back().compute_s += seconds;
     return;
   }
@@ -92,7 +92,11 @@ void Timeline::add_io_seconds(IoRef ref, bool write, double seconds) {
   (write ? io.writes : io.reads).seconds += seconds;
 }
 
-Timeline::CommRef Timeline::add_comm(const model::CommOp& op) {
+Timeline::CommRef Timeline::add_comm(const model::CommOp& op, std::int64_t number) {
+  if (number >= 0) {
+    const Channel channel = channel_of(op);
+    if (channels_seen_.insert(channel).second) channel_starts_.push_back({channel, number});
+  }
   if (sections_.empty()) open_section();
   sections_.back().comm.push_back(op);
   return {id_, sections_.size() - 1, sections_.back().comm.size() - 1};
@@ -108,7 +112,11 @@ void Timeline::complete_send(CommRef send, Place at) {
   model::CommOp& op = sections_[send.section].comm[send.comm];
   op.completed_section = at.section;
   op.completed_comm = at.comm;
-  send_completed_ = true;
+  completion_closes_section_ = true;
+}
+
+void Timeline::receive_from_nobody() {
+  if (!sections_.empty()) completion_closes_section_ = true;
 }
 
 void Timeline::mark_stage() {

@@ -3,8 +3,10 @@
 // section ended by the communication that follows it in program order
 // (MHETA §3.1). Fed by the category handlers; knows nothing of MPI.
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
+#include "interpose/message_channels.hpp"
 #include "model/profile.hpp"
 
 namespace mheta::interpose {
@@ -29,13 +31,16 @@ class Timeline {
   // stay.
   void add_io_seconds(IoRef ref, bool write, double seconds);
   // A message sent or received, a collective; returns where it is, so a
-  // non-blocking send's completion can be recorded with it.
+  // non-blocking send's completion can be recorded with it. `number`: the
+  // message's in its channel since MPI_Init (message_channels.hpp), the
+  // first of each channel kept as where the period begins in it; < 0:
+  // unknown.
   struct CommRef {
     std::uint64_t timeline = 0;  // the timeline it is in (0: none)
     std::size_t section = 0;
     std::size_t comm = 0;
   };
-  CommRef add_comm(const model::CommOp& op);
+  CommRef add_comm(const model::CommOp& op, std::int64_t number = -1);
   // The place a completion call is at: before the next operation of the
   // last section's comm (section -1: nothing recorded yet).
   struct Place {
@@ -47,6 +52,13 @@ class Timeline {
   // test): recorded with it, and the work after it begins a new section,
   // so the compute before the completion is told from the compute after.
   void complete_send(CommRef send, Place at);
+  // A receive from MPI_PROC_NULL completed: no message, but the work after
+  // it begins a new section, as after any receive, since a program that
+  // receives from nobody at the edge of its ranks computes as if it had
+  // received (a wavefront's first rank: each block's receive, its few
+  // microseconds of relaxation, its send; all its compute ahead of all its
+  // sends would replay as a pipeline that starts a whole sweep late).
+  void receive_from_nobody();
   // Stage marks (mheta_stage_begin/end) close the current stage.
   void mark_stage();
 
@@ -55,9 +67,12 @@ class Timeline {
   double total_compute() const { return total_compute_; }
   const std::vector<model::Section>& sections() const { return sections_; }
   bool empty() const { return sections_.empty(); }
+  // Where the period begins in each channel it has messages of (those
+  // recorded with their number), in the order first seen.
+  const std::vector<ChannelStart>& channel_starts() const { return channel_starts_; }
 
   // Several captured periods of one loop as one: the first's sections,
-  // stages and messages, and for each stage the median, over the periods
+  // stages and messages (and where it began in each channel), and for each stage the median, over the periods
   // of the same shape (the same sections, stages, messages and variables),
   // of its compute and of its I/O seconds. One period's compute is one
   // sample of a time that moves from iteration to iteration (a rank's CPU
@@ -82,9 +97,13 @@ class Timeline {
 
   std::uint64_t id_;
   std::vector<model::Section> sections_;
+  std::vector<ChannelStart> channel_starts_;
+  std::unordered_set<Channel, ChannelHash> channels_seen_;  // those of channel_starts_
   double total_compute_ = 0;
   bool stage_closed_ = false;
-  bool send_completed_ = false;  // in the last section: the next work opens another
+  // A send's completion, or a receive from nobody, in the last section:
+  // the next work opens another.
+  bool completion_closes_section_ = false;
 };
 
 }  // namespace mheta::interpose

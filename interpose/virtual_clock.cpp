@@ -82,6 +82,9 @@ void VirtualClockService::finish() {
   on_.store(false, std::memory_order_relaxed);
   carrying_ = false;
   shadows_.finish();
+  // Windows the program did not free before MPI_Finalize.
+  for (auto& [win, window] : windows_) PMPI_Comm_free(&window.group);
+  windows_.clear();
 }
 
 void VirtualClockService::fall_back() {
@@ -192,11 +195,98 @@ void VirtualClockService::collective_completed(EntryExchange* exchange, MPI_Comm
   clock_.wait_until(latest + collective_cost(op, ranks, bytes, collective_link(comm)));
 }
 
+std::shared_ptr<NeighbourExchange> VirtualClockService::neighbour_posted(MPI_Comm comm,
+                                                                         const std::vector<std::int64_t>& block_bytes) {
+  const Neighbourhood* neighbours = neighbourhood(comm);
+  if (neighbours == nullptr) return nullptr;
+  // As send_posted does for each block: it starts out when the link has put
+  // out the ones before it.
+  const std::vector<int>& destinations = neighbours->destinations;
+  std::vector<double> arrivals(destinations.size(), 0);
+  double leaves = clock_.now();
+  for (std::size_t j = 0; j < destinations.size() && j < block_bytes.size(); ++j) {
+    if (destinations[j] == MPI_PROC_NULL) continue;
+    const Link l = link(comm, destinations[j], false);
+    const double starts = std::max(leaves, wire_free_at_);
+    leaves = starts + injection_time(l, block_bytes[j]);
+    if (on()) wire_free_at_ = leaves;
+    arrivals[j] = message_arrival(starts, l, block_bytes[j]);
+  }
+  return shadows_.post_arrivals(comm, std::move(arrivals), leaves);
+}
+
+void VirtualClockService::neighbour_completed(NeighbourExchange* exchange) {
+  if (exchange == nullptr) return;
+  const double done = shadows_.latest_arrival(*exchange);
+  if (on()) clock_.wait_until(done);
+}
+
 void VirtualClockService::synchronize(MPI_Comm comm) {
   if (!carrying_ || comm == MPI_COMM_NULL) return;
   if (auto exchange = shadows_.post_entry(comm, clock_.now())) {
     collective_completed(exchange.get(), comm, model::Collective::barrier, 0);
   }
+}
+
+void VirtualClockService::window_created(MPI_Win win, MPI_Comm comm) {
+  if (!carrying_ || win == MPI_WIN_NULL || shadows_.shadow(comm) == MPI_COMM_NULL) return;
+  // The program may free `comm` while the window lives: the window keeps a
+  // duplicate of its own (collective over `comm`, as the creation was).
+  MPI_Comm group = MPI_COMM_NULL;
+  if (PMPI_Comm_dup(comm, &group) != MPI_SUCCESS) return;
+  shadows_.add(group);
+  std::lock_guard lock(files_mutex_);
+  windows_[win] = Window{.group = group};
+}
+
+void VirtualClockService::window_freed(MPI_Win win) {
+  MPI_Comm group = MPI_COMM_NULL;
+  {
+    std::lock_guard lock(files_mutex_);
+    const auto it = windows_.find(win);
+    if (it == windows_.end()) return;
+    group = it->second.group;
+    windows_.erase(it);
+    collective_links_.erase(group);
+  }
+  shadows_.remove(group);
+  PMPI_Comm_free(&group);
+}
+
+void VirtualClockService::window_transfer(MPI_Win win, int target, std::int64_t bytes) {
+  if (!on() || target == MPI_PROC_NULL) return;
+  MPI_Comm group = MPI_COMM_NULL;
+  {
+    std::lock_guard lock(files_mutex_);
+    const auto it = windows_.find(win);
+    if (it == windows_.end()) return;
+    group = it->second.group;
+  }
+  // As send_posted: it starts out when the link has put out what was posted before it.
+  const Link l = link(group, target, false);
+  const double starts = std::max(clock_.now(), wire_free_at_);
+  wire_free_at_ = starts + injection_time(l, bytes);
+  std::lock_guard lock(files_mutex_);
+  const auto it = windows_.find(win);
+  if (it == windows_.end()) return;
+  it->second.transfers_arrive = std::max(it->second.transfers_arrive, message_arrival(starts, l, bytes));
+}
+
+bool VirtualClockService::fence(MPI_Win win) {
+  Window window;
+  {
+    std::lock_guard lock(files_mutex_);
+    const auto it = windows_.find(win);
+    if (it == windows_.end()) return false;
+    window = it->second;
+    it->second.transfers_arrive = 0;  // the next epoch's start
+  }
+  // The fence ends when the last rank has entered and every transfer of
+  // the epoch has arrived, plus a barrier's cost.
+  if (auto exchange = shadows_.post_entry(window.group, std::max(clock_.now(), window.transfers_arrive))) {
+    collective_completed(exchange.get(), window.group, model::Collective::barrier, 0);
+  }
+  return true;
 }
 
 void VirtualClockService::file_opened(MPI_File fh, MPI_Comm comm) {

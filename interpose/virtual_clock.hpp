@@ -21,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "interpose/emulation_config.hpp"
 #include "interpose/service.hpp"
@@ -102,6 +103,19 @@ class VirtualClockService final : public Service {
   std::shared_ptr<EntryExchange> collective_posted(MPI_Comm comm);
   void collective_completed(EntryExchange* exchange, MPI_Comm comm, model::Collective op, double bytes);
 
+  // Neighbourhood collectives (MPI_Neighbor_*, their non-blocking and
+  // persistent forms) are timed as the same exchange of point-to-point
+  // messages: this rank's blocks leave one after another on its link, in
+  // its destinations' order, each arriving latency + bytes / bandwidth
+  // after it started out; the collective ends once its own blocks have left
+  // and its sources' have arrived, so a rank waits for its in-neighbours
+  // only, not for the whole communicator. `block_bytes`: the bytes of its
+  // block to each destination of `comm` (neighbourhood()). Nothing is
+  // posted on a communicator without a topology.
+  const Neighbourhood* neighbourhood(MPI_Comm comm) const { return carrying_ ? shadows_.neighbourhood(comm) : nullptr; }
+  std::shared_ptr<NeighbourExchange> neighbour_posted(MPI_Comm comm, const std::vector<std::int64_t>& block_bytes);
+  void neighbour_completed(NeighbourExchange* exchange);
+
   // A blocking collective without a cost of its own on the network (MPI-IO
   // collectives, before their I/O is timed): the clock moves to the latest
   // entry plus a barrier's cost. The ranks also meet in real time, so the
@@ -115,6 +129,18 @@ class VirtualClockService final : public Service {
   std::shared_ptr<PendingShadows> duplicate_posted(MPI_Comm comm);
   void duplicate_completed(MPI_Comm newcomm, PendingShadows& pending);
   void communicator_freed(MPI_Comm comm);
+  // Windows (MPI_Win_create, ..., collective over `comm`): a duplicate of
+  // `comm`, with its shadow, carries the entries of their fences, which
+  // meet like a barrier over the window's group once every rank's
+  // transfers of the epoch have arrived. A transfer (put, get,
+  // accumulate) leaves on the rank's link as a send does and arrives
+  // latency + bytes / bandwidth later (a get is priced as a put of its
+  // bytes). A fence of a window not seen created returns false: it is not
+  // followed.
+  void window_created(MPI_Win win, MPI_Comm comm);
+  void window_freed(MPI_Win win);
+  void window_transfer(MPI_Win win, int target, std::int64_t bytes);
+  bool fence(MPI_Win win);
   // Files, for the communicator their collective calls are over.
   void file_opened(MPI_File fh, MPI_Comm comm);
   void file_closed(MPI_File fh);
@@ -135,6 +161,11 @@ class VirtualClockService final : public Service {
   mutable std::mutex files_mutex_;  // files and cached links
   mutable std::unordered_map<MPI_Comm, Link> collective_links_;  // under files_mutex_
   std::unordered_map<MPI_File, MPI_Comm> file_comms_;
+  struct Window {
+    MPI_Comm group = MPI_COMM_NULL;  // a duplicate of the window's communicator
+    double transfers_arrive = 0;     // when the epoch's transfers of this rank have arrived
+  };
+  std::unordered_map<MPI_Win, Window> windows_;  // under files_mutex_
   std::atomic<bool> on_{false};
   double fallback_offset_ = 0;
   bool captured_ = false;

@@ -27,3 +27,15 @@ def run_or_exit(argv, **kwargs):
     if result.returncode != 0:
         sys.exit("FAIL: %s exited %d\n%s\n%s" % (" ".join(argv), result.returncode, result.stdout, result.stderr))
     return result
+
+
+def run_interposed_unchanged(mpiexec, np, lib, program, env):
+    """Runs `program` (its argv) on `np` ranks without the interposer, then
+    with it (LD_PRELOAD=`lib`, environment `env`), and ends the driver when
+    the output changed; the interposed run."""
+    plain = run_or_exit([mpiexec, "-n", str(np)] + program)
+    interposed = run_or_exit([mpiexec, "-n", str(np), "-genv", "LD_PRELOAD", lib] + program, env=env)
+    if interposed.stdout != plain.stdout:
+        sys.exit("FAIL: output changed under the interposer:\n--- plain\n%s--- interposed\n%s" %
+                 (plain.stdout, interposed.stdout))
+    return interposed

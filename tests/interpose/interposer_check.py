@@ -19,6 +19,8 @@ exits non-zero with a message when what it checks does not hold.
               answer, and two runs' median iteration times
   virtual-vs-wall  an app with every factor 1: virtual against wall
               iteration time
+  run-compute an app under `mheta run --emulate`: the profile's in-core
+              compute is the median of the run's own in-core iterations
 """
 import argparse
 import collections
@@ -491,6 +493,62 @@ def cmd_virtual_vs_wall(args):
         fail("%s: the virtual iteration time is %.1f%% from the wall clock's" % (name, 100 * gap))
 
 
+def in_core_medians(accounting):
+    """Per rank, the median compute of the recorded iterations after the
+    first that did no I/O (model/in_core_compute.hpp), or None."""
+    medians = []
+    for rank in accounting["ranks"]:
+        in_core = [it[0] for it in rank["iterations"][1:] if it[1] == 0 and it[0] > 0]
+        medians.append(statistics.median(in_core) if len(in_core) >= 3 else None)
+    return medians
+
+
+def cmd_run_compute(args):
+    """An app under `mheta run --emulate` (virtual clock): each rank's
+    `in_core_compute_s` is the median of the run's in-core iterations, as
+    the accounting it keeps (--accounting) records them; without
+    --accounting the run's own records are gone afterwards and the profile
+    still gets them; under the wall clock without --accounting the profile
+    keeps the captured compute alone."""
+    name = os.path.basename(args.program[0])
+    with tempfile.TemporaryDirectory() as tmp:
+        def captured(label, options):
+            directory = os.path.join(tmp, label)
+            os.mkdir(directory)
+            profile = os.path.join(directory, "profile.json")
+            result = run([args.mheta, "run", "-n", str(args.np), "--emulate", args.preset, "--profile", profile] +
+                         options + ["--"] + args.program + ["--rows", str(args.rows), "--iters", str(args.iterations),
+                                                            "--data", os.path.join(directory, "data")])
+            return load_profile(profile), result.stderr, directory
+
+        accounting_path = os.path.join(tmp, "accounting.json")
+        p, stderr, _ = captured("kept", ["--accounting", accounting_path])
+        with open(accounting_path) as f:
+            expected = in_core_medians(json.load(f))
+        if None in expected:
+            fail("%s: a rank has fewer than 3 in-core iterations in %s; give more --iterations" % (name, accounting_path))
+        said = "in-core compute of %d of %d ranks" % (args.np, args.np)
+        if said not in stderr:
+            fail("%s: mheta run did not say %r:\n%s" % (name, said, stderr))
+        for r, rank in enumerate(p["ranks"]):
+            got = rank.get("in_core_compute_s")
+            if got is None or abs(got - expected[r]) > 1e-9 * expected[r]:
+                fail("%s rank %d: in_core_compute_s %s, the run's in-core median %.9f s" % (name, r, got, expected[r]))
+
+        p, stderr, directory = captured("own", [])
+        left = [f for f in os.listdir(directory) if "accounting" in f]
+        if left:
+            fail("%s: the run's own records were left beside the profile: %s" % (name, left))
+        if said not in stderr or any("in_core_compute_s" not in rank for rank in p["ranks"]):
+            fail("%s: without --accounting the profile did not get the run's in-core compute:\n%s" % (name, stderr))
+
+        p, stderr, _ = captured("wall", ["--clock", "wall"])
+        if "in-core compute of" in stderr or any("in_core_compute_s" in rank for rank in p["ranks"]):
+            fail("%s: under the wall clock without --accounting the profile changed:\n%s" % (name, stderr))
+    print("ok: %s on %d ranks under %s: in-core compute per rank %s s, the medians of the run's iterations" %
+          (name, args.np, args.preset, " ".join("%.6f" % e for e in expected)))
+
+
 def cmd_run_errors(args):
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "started")
@@ -600,7 +658,7 @@ def cmd_run_errors(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
-                                          "virtual-clock", "virtual-app", "virtual-vs-wall"])
+                                          "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -631,7 +689,7 @@ def main():
     parser.add_argument("--io-tolerance", type=float, default=1.5)
     parser.add_argument("--sync", action="store_true", help="emulation: the probe syncs its writes")
     parser.add_argument("--probe-cpu-s", type=float, default=0.020, help="emulation: the probe's CPU time per iteration")
-    parser.add_argument("--preset", default="HY1", help="virtual-app: the emulation")
+    parser.add_argument("--preset", default="HY1", help="virtual-app, run-compute: the emulation")
     parser.add_argument("--clock", choices=["virtual", "wall"], default="virtual", help="emulation: MHETA_CLOCK")
     parser.add_argument("--says-once", default="", help="unchanged: text ranks print at most once each on stderr")
     argv = sys.argv[1:]
@@ -641,7 +699,7 @@ def main():
     {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
      "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
      "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app,
-     "virtual-vs-wall": cmd_virtual_vs_wall}[args.check](args)
+     "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute}[args.check](args)
 
 
 if __name__ == "__main__":

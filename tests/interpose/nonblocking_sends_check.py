@@ -24,7 +24,7 @@ import tempfile
 import jsonschema
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import run_or_exit  # noqa: E402
+from checks import run_interposed_unchanged  # noqa: E402
 
 
 def fail(message):
@@ -66,14 +66,10 @@ def main():
     with open(args.schema) as f:
         schema = jsonschema.Draft202012Validator(json.load(f))
     program = [args.program, str(args.iterations)]
-    plain = run_or_exit([args.mpiexec, "-n", str(args.np)] + program)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "profile.json")
-        interposed = run_or_exit([args.mpiexec, "-n", str(args.np), "-genv", "LD_PRELOAD", args.lib] + program,
-                                 env=dict(os.environ, MHETA_PROFILE=path))
-        if interposed.stdout != plain.stdout:
-            fail("output changed under the interposer:\n--- plain\n%s--- interposed\n%s" %
-                 (plain.stdout, interposed.stdout))
+        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program,
+                                              dict(os.environ, MHETA_PROFILE=path))
         if not os.path.exists(path):
             fail("no profile written:\n" + interposed.stderr)
         with open(path) as f:

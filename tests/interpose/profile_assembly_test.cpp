@@ -93,6 +93,17 @@ TEST(ProfileAssembly, RecordsSurviveTheTripToRankZero) {
   EXPECT_FALSE(back.sections[0].comm[0].nonblocking);
 }
 
+TEST(ProfileAssembly, WhereThePeriodBeganInEachChannelSurvivesTheTrip) {
+  RankRecord r = record(0, 30, "v", false);
+  r.channel_starts = {{{model::CommKind::send, 1, 0}, 41}, {collective_channel(), 7}};
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(r).dump()));
+  ASSERT_EQ(back.channel_starts.size(), 2u);
+  EXPECT_EQ(back.channel_starts[0].channel, (Channel{model::CommKind::send, 1, 0}));
+  EXPECT_EQ(back.channel_starts[0].first, 41);
+  EXPECT_EQ(back.channel_starts[1].channel, collective_channel());
+  EXPECT_EQ(back.channel_starts[1].first, 7);
+}
+
 TEST(ProfileAssembly, ANonblockingSendsCompletionSurvivesTheTrip) {
   RankRecord r = record(0, 30, "v", true);  // rank 0's op is a send
   ASSERT_EQ(r.sections[0].comm[0].kind, model::CommKind::send);

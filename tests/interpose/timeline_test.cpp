@@ -119,6 +119,32 @@ TEST(Timeline, ShortComputeAfterAReceiveStaysAfterIt) {
   EXPECT_EQ(t.sections()[3].comm.size(), 1u);
 }
 
+// The wavefront's first rank: each block's receive is from MPI_PROC_NULL
+// (no message), its relaxation is short, its send goes to rank 1. Every
+// block keeps its own section, as after a receive; without the receive
+// from nobody the short gaps after sends only would put all the compute
+// ahead of all the sends.
+TEST(Timeline, ShortComputeAfterAReceiveFromNobodyStaysAfterIt) {
+  Timeline t;
+  for (int block = 0; block < 3; ++block) {
+    t.receive_from_nobody();
+    t.add_compute(Timeline::kMinSectionCompute / 4);
+    t.add_comm(send_to(1, 128));
+  }
+  ASSERT_EQ(t.sections().size(), 3u);
+  for (const model::Section& s : t.sections()) {
+    EXPECT_DOUBLE_EQ(s.stages[0].compute_s, Timeline::kMinSectionCompute / 4);
+    ASSERT_EQ(s.comm.size(), 1u);
+    EXPECT_EQ(s.comm[0].kind, model::CommKind::send);
+  }
+  Timeline merged;  // the same without the receives
+  for (int block = 0; block < 3; ++block) {
+    merged.add_compute(Timeline::kMinSectionCompute / 4);
+    merged.add_comm(send_to(1, 128));
+  }
+  EXPECT_EQ(merged.sections().size(), 1u);
+}
+
 // One period of a loop: compute, a read of variable 0, a send.
 Timeline period(double compute_s, double read_s, std::int64_t bytes = 64) {
   Timeline t;
@@ -202,6 +228,23 @@ TEST(Timeline, ReadsAndWritesOfAVariableAccumulateAndPrefetchesStayApart) {
   EXPECT_EQ(io[0].writes.bytes, 30);
   EXPECT_TRUE(io[1].prefetch);
   EXPECT_DOUBLE_EQ(io[1].overlap_compute_s, 0.005);
+}
+
+// Where the period began in each channel: the number of the first message
+// of each recorded in it; the ones after it and those without a number
+// change nothing.
+TEST(Timeline, KeepsTheNumberOfEachChannelsFirstMessage) {
+  Timeline t;
+  t.add_comm(send_to(1, 8), 12);
+  t.add_comm(recv_from(1, 8), 30);
+  t.add_comm(send_to(1, 8), 13);
+  t.add_comm(send_to(2, 8));
+  ASSERT_EQ(t.channel_starts().size(), 2u);
+  EXPECT_EQ(t.channel_starts()[0].channel, (Channel{model::CommKind::send, 1, 0}));
+  EXPECT_EQ(t.channel_starts()[0].first, 12);
+  EXPECT_EQ(t.channel_starts()[1].channel, (Channel{model::CommKind::recv, 1, 0}));
+  EXPECT_EQ(t.channel_starts()[1].first, 30);
+  EXPECT_EQ(Timeline::median_of({t, Timeline{}}).channel_starts()[0].first, 12);
 }
 
 }  // namespace

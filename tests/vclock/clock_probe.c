@@ -6,9 +6,15 @@
  *       thread's CPU clock has advanced MS milliseconds, then a barrier;
  *       prints elapsed_s and cpu_s (rank 0's CPU time in those loops)
  *   clock_probe io DIRECTORY ITERATIONS  each iteration writes and reads
- *       back 4 MiB of the rank's own file: I/O and almost nothing else
+ *       back 4 MiB of the rank's own file: I/O and almost nothing else;
+ *       prints each rank's virtual time (rankK_elapsed_s) and the real
+ *       time the same loop took (rankK_real_s, CLOCK_MONOTONIC, which the
+ *       interposer leaves alone)
  *   clock_probe io_c DIRECTORY ITERATIONS  the same with MPI-4's
  *       large-count MPI_File_write_at_c and MPI_File_read_at_c
+ *   clock_probe io_split DIRECTORY ITERATIONS  the same with split
+ *       collective MPI_File_write_at_all_begin/_end and
+ *       MPI_File_read_at_all_begin/_end (on MPI_COMM_SELF)
  *   clock_probe pingpong ROUND_TRIPS BYTES  ranks 0 and 1 exchange a
  *       message of BYTES back and forth; prints the mean round trip
  *   clock_probe fanout BYTES  rank 0 posts an Isend of BYTES to every
@@ -36,6 +42,12 @@
 
 enum { kIoDoubles = 512 * 1024, kRingDoubles = 8192 };
 
+static double monotonic_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void fixed_work(double* v, int n, int it) {
   for (int r = 0; r < 40; ++r) {
     for (int i = 0; i < n; ++i) v[i] = 0.5 * v[i] + 0.25 * (double)((i + it + r) % 11);
@@ -55,23 +67,30 @@ static int compute(int rank, double ms, int iterations) {
   return 0;
 }
 
-/* One iteration's write and read back: the calls of `io`, or their
- * large-count twins. */
-static void write_and_read(MPI_File fh, double* block, int large_count) {
+enum IoCalls { kBlocking, kLargeCount, kSplit };
+
+/* One iteration's write and read back: the calls of `io`, their
+ * large-count twins, or split collectives. */
+static void write_and_read(MPI_File fh, double* block, enum IoCalls calls) {
+  if (calls == kSplit) {
+    MPI_File_write_at_all_begin(fh, 0, block, kIoDoubles, MPI_DOUBLE);
+    MPI_File_write_at_all_end(fh, block, MPI_STATUS_IGNORE);
+    MPI_File_read_at_all_begin(fh, 0, block, kIoDoubles, MPI_DOUBLE);
+    MPI_File_read_at_all_end(fh, block, MPI_STATUS_IGNORE);
+    return;
+  }
 #if MPI_VERSION >= 4
-  if (large_count) {
+  if (calls == kLargeCount) {
     MPI_File_write_at_c(fh, 0, block, (MPI_Count)kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
     MPI_File_read_at_c(fh, 0, block, (MPI_Count)kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
     return;
   }
-#else
-  (void)large_count;
 #endif
   MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
   MPI_File_read_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);
 }
 
-static int io(int rank, const char* dir, int iterations, int large_count) {
+static int io(int rank, const char* dir, int iterations, enum IoCalls calls) {
   char path[4096];
   snprintf(path, sizeof path, "%s/clock_probe.%d.bin", dir, rank);
   double* block = calloc(kIoDoubles, sizeof(double));
@@ -79,23 +98,26 @@ static int io(int rank, const char* dir, int iterations, int large_count) {
   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
   MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);  // the file exists before timing
   MPI_Barrier(MPI_COMM_WORLD);
+  const double real_start = monotonic_s();
   const double start = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) {
     block[0] = it;
-    write_and_read(fh, block, large_count);
+    write_and_read(fh, block, calls);
   }
   const double elapsed = MPI_Wtime() - start;
+  const double real = monotonic_s() - real_start;
   MPI_File_close(&fh);
   free(block);
   // Every rank's own time too: ranks given different disk factors, doing the
   // same I/O at the same moment, are compared within one run.
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  double* each = calloc((size_t)size, sizeof(double));
-  MPI_Gather(&elapsed, 1, MPI_DOUBLE, each, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  double mine[2] = {elapsed, real};
+  double* each = calloc(2 * (size_t)size, sizeof(double));
+  MPI_Gather(mine, 2, MPI_DOUBLE, each, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("elapsed_s=%.9f", elapsed);
-    for (int r = 0; r < size; ++r) printf(" rank%d_elapsed_s=%.9f", r, each[r]);
+    for (int r = 0; r < size; ++r) printf(" rank%d_elapsed_s=%.9f rank%d_real_s=%.9f", r, each[2 * r], r, each[2 * r + 1]);
     printf("\n");
   }
   free(each);
@@ -233,9 +255,11 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "compute") == 0 && argc == 4) {
     status = compute(rank, atof(argv[2]), atoi(argv[3]));
   } else if (strcmp(mode, "io") == 0 && argc == 4) {
-    status = io(rank, argv[2], atoi(argv[3]), 0);
+    status = io(rank, argv[2], atoi(argv[3]), kBlocking);
   } else if (strcmp(mode, "io_c") == 0 && argc == 4) {
-    status = io(rank, argv[2], atoi(argv[3]), 1);
+    status = io(rank, argv[2], atoi(argv[3]), kLargeCount);
+  } else if (strcmp(mode, "io_split") == 0 && argc == 4) {
+    status = io(rank, argv[2], atoi(argv[3]), kSplit);
   } else if (strcmp(mode, "pingpong") == 0 && argc == 4 && size >= 2) {
     status = pingpong(rank, atoi(argv[2]), atoi(argv[3]));
   } else if (strcmp(mode, "fanout") == 0 && argc == 3 && size >= 2) {
@@ -247,7 +271,7 @@ int main(int argc, char** argv) {
   } else if (strcmp(mode, "calls") == 0 && argc == 3) {
     status = calls(rank, atoi(argv[2]));
   } else if (rank == 0) {
-    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io DIR ITERATIONS | io_c DIR ITERATIONS | "
+    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split DIR ITERATIONS | "
                     "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
                     "gatherv BYTES | calls COUNT\n");
   }

@@ -11,6 +11,7 @@
  *   followed_calls largecount  MPI-4's large-count calls: MPI_Send_c to
  *                           MPI_Recv_c, MPI_Isend_c to MPI_Irecv_c, and an
  *                           MPI_Allreduce_c of the ranks' clocks
+ *   followed_calls fence    puts around a ring between MPI_Win_fence calls
  *   followed_calls vcollc   MPI-4's large-count v- and w-collectives
  *                           (MPI_Gatherv_c, ..., MPI_Alltoallw_c; blocking,
  *                           non-blocking and persistent), each after
@@ -311,6 +312,41 @@ static void largecount(int rank, int size, double latency) {
 #endif
 }
 
+/* Rank r computes 10 (r + 1) ms, puts its rank into its right neighbour's
+ * window and enters a fence: every rank leaves it when the slowest rank's
+ * put has arrived (L after its entry: the bandwidth is practically
+ * unlimited) plus a barrier's k L (k = ceil(log2 P) rounds), twice. */
+static void fence(int rank, int size, double latency) {
+  int slot = -1;
+  MPI_Win win;
+  MPI_Win_create(&slot, sizeof slot, sizeof slot, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Win_fence(0, win);
+  int rounds = 0;
+  while ((1 << rounds) < size) ++rounds;
+  for (int round = 0; round < 2; ++round) {
+    compute_for(0.01 * (rank + 1));
+    const int value = rank + 100 * round;
+    MPI_Put(&value, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win);
+    const double entered = MPI_Wtime();
+    MPI_Win_fence(0, win);
+    const double left = MPI_Wtime();
+    double latest_entry = 0, first_exit = 0, last_exit = 0;
+    MPI_Reduce(&entered, &latest_entry, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&left, &first_exit, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&left, &last_exit, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    int sum = 0;
+    MPI_Reduce(&slot, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      printf("fence round %d: slots sum %d\n", round, sum);
+      fprintf(stderr, "fence_%d_first_exit_s=%.9f expected_fence_%d_first_exit_s=%.9f\n", round,
+              first_exit - latest_entry, round, (rounds + 1) * latency);
+      fprintf(stderr, "fence_%d_last_exit_s=%.9f expected_fence_%d_last_exit_s=%.9f\n", round,
+              last_exit - latest_entry, round, (rounds + 1) * latency);
+    }
+  }
+  MPI_Win_free(&win);
+}
+
 #if MPI_VERSION >= 4
 enum { kMaxRanks = 64 };
 
@@ -451,11 +487,13 @@ int main(int argc, char** argv) {
     fromgroup(rank, size, latency);
   } else if (strcmp(mode, "largecount") == 0) {
     largecount(rank, size, latency);
+  } else if (strcmp(mode, "fence") == 0) {
+    fence(rank, size, latency);
   } else if (strcmp(mode, "vcollc") == 0) {
     vcollc(rank, size, latency);
   } else {
     if (rank == 0) {
-      fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv|largecount|vcollc [LATENCY_S]\n");
+      fprintf(stderr, "usage: followed_calls mprobe|ssend|pcoll|idup|fromgroup|isendrecv|largecount|fence|vcollc [LATENCY_S]\n");
     }
     status = 2;
   }

@@ -237,7 +237,8 @@ static i64 split_and_dup(int rank, int it) {
 
 /* A shared file: blocking and non-blocking writes of each rank's block, a
  * sync, a collective read of the next rank's block and a non-blocking read
- * polled with Testany, then collective and non-blocking collective writes. */
+ * polled with Testany, then collective, non-blocking collective and split
+ * collective writes and a split collective read. */
 static i64 file_io(const char* dir, int rank, int size, int it) {
   char path[4096];
   snprintf(path, sizeof path, "%s/unchanged_c.bin", dir);
@@ -262,6 +263,15 @@ static i64 file_io(const char* dir, int rank, int size, int it) {
   MPI_File_write_at_all(fh, mine, in, kBlock, MPI_INT, MPI_STATUS_IGNORE);
   MPI_File_iwrite_at_all(fh, mine + (MPI_Offset)sizeof a, in2, kBlock, MPI_INT, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
+  /* Split collectives: a write of this rank's block, the next rank's read back. */
+  MPI_File_write_at_all_begin(fh, mine, b, kBlock, MPI_INT);
+  MPI_File_write_at_all_end(fh, b, MPI_STATUS_IGNORE);
+  MPI_File_sync(fh);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_sync(fh);
+  MPI_File_read_at_all_begin(fh, next, in, kBlock, MPI_INT);
+  MPI_File_read_at_all_end(fh, in, MPI_STATUS_IGNORE);
+  s = s * 3 + sum(in, kBlock);
 #if MPI_VERSION >= 4
   /* The large-count twins: a collective write, a read back and a
    * non-blocking collective read of the next rank's. */

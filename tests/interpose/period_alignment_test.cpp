@@ -1,0 +1,177 @@
+#include "interpose/period_alignment.hpp"
+
+#include <gtest/gtest.h>
+
+#include "model/cluster.hpp"
+#include "model/model.hpp"
+#include "tests/interpose/captured_periods.hpp"
+
+namespace mheta::interpose {
+namespace {
+
+using testing::captured;
+using testing::op;
+using testing::Shape;
+using testing::shape_of;
+using testing::Step;
+
+// A periodic 1-D domain of `ranks` slabs (particle_drift's step): each
+// rank sends a count to its right and left neighbours, then receives
+// theirs (tags 10 and 20), after computing for 1 ms plus 0.1 ms a rank.
+Step drift_step(int rank, int ranks) {
+  const int right = (rank + 1) % ranks;
+  const int left = (rank + ranks - 1) % ranks;
+  return {1e-3 + 1e-4 * rank,
+          {op(model::CommKind::send, right, 10, 4), op(model::CommKind::send, left, 20, 4),
+           op(model::CommKind::recv, left, 10, 4), op(model::CommKind::recv, right, 20, 4)}};
+}
+
+model::Profile profile_of(const std::vector<RankRecord>& records) {
+  std::vector<std::string> warnings;
+  return assemble_profile(records, {"prog", static_cast<std::int64_t>(records.size()), "", 0, {}}, warnings);
+}
+
+model::Cluster uniform_cluster(int ranks) {
+  model::Cluster cluster;
+  cluster.nodes.resize(static_cast<std::size_t>(ranks));
+  for (model::Node& node : cluster.nodes) node.memory_bytes = std::uint64_t{1} << 40;
+  cluster.network.default_link.latency_s = 1e-5;
+  return cluster;
+}
+
+// Every rank began its capture after its own sends (each at another step):
+// every period receives first, and the replay deadlocks. Rotated, every
+// period is the step as the ranks that began before their sends captured it.
+TEST(PeriodAlignment, PeriodsThatAllReceiveFirstDeadlockAndAreRotatedToTheStep) {
+  constexpr int kRanks = 4;
+  std::vector<RankRecord> records;
+  for (int r = 0; r < kRanks; ++r) records.push_back(captured(r, drift_step(r, kRanks), 7 + 3 * r, 2));
+  const auto problem = iterations_misfit(profile_of(records));
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("deadlocks"), std::string::npos) << *problem;
+
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_EQ(alignment.rotated, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_FALSE(iterations_misfit(profile_of(records)));
+  for (int r = 0; r < kRanks; ++r) {
+    const RankRecord from_the_start = captured(r, drift_step(r, kRanks), 5, 0);
+    EXPECT_EQ(shape_of(records[static_cast<std::size_t>(r)].sections), shape_of(from_the_start.sections)) << r;
+  }
+}
+
+// Ranks that began their captures at different places of the step: the
+// model accepts the profile (no wait goes round a cycle), but rank 1's
+// period is not the window of ranks 0 and 2, and the prediction is not the
+// step's. Aligned, it is.
+TEST(PeriodAlignment, PeriodsBegunAtDifferentPlacesPredictTheStepOnceAligned) {
+  constexpr int kRanks = 4;
+  const int phases[kRanks] = {0, 2, 3, 1};
+  std::vector<RankRecord> records, from_the_start;
+  for (int r = 0; r < kRanks; ++r) {
+    records.push_back(captured(r, drift_step(r, kRanks), 4 + r, phases[r]));
+    from_the_start.push_back(captured(r, drift_step(r, kRanks), 4, 0));
+  }
+  const std::vector<std::int64_t> rows(kRanks, 1);
+  const model::Model step(profile_of(from_the_start), uniform_cluster(kRanks));
+  const double expected = step.predict(rows).iteration_s;
+  {
+    const model::Model as_captured(profile_of(records), uniform_cluster(kRanks));
+    EXPECT_GT(as_captured.predict(rows).iteration_s, expected * 1.2);
+  }
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_EQ(alignment.rotated, (std::vector<int>{1, 2, 3}));
+  const model::Model aligned(profile_of(records), uniform_cluster(kRanks));
+  EXPECT_DOUBLE_EQ(aligned.predict(rows).iteration_s, expected);
+}
+
+// Two messages a step on one channel, of 8 and 800 bytes: rank 1 began its
+// capture between its two receives, so the model pairs rank 0's 8-byte send
+// with rank 1's 800-byte receive. Aligned, each send pairs with its own
+// receive.
+TEST(PeriodAlignment, TwoMessagesOfAChannelPairWithTheirOwnReceives) {
+  const Step sender{1e-3, {op(model::CommKind::send, 1, 0, 8), op(model::CommKind::send, 1, 0, 800)}};
+  const Step receiver{1e-3, {op(model::CommKind::recv, 0, 0, 8), op(model::CommKind::recv, 0, 0, 800)}};
+  std::vector<RankRecord> records = {captured(0, sender, 3, 0), captured(1, receiver, 9, 1)};
+  EXPECT_EQ(std::get<3>(shape_of(records[1].sections).ops[0]), 800);
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_EQ(alignment.rotated, (std::vector<int>{1}));
+  const Shape received = shape_of(records[1].sections);
+  ASSERT_EQ(received.ops.size(), 2u);
+  EXPECT_EQ(std::get<3>(received.ops[0]), 8);
+  EXPECT_EQ(std::get<3>(received.ops[1]), 800);
+  EXPECT_EQ(records[1].channel_starts[0].first, 20);  // the 21st message: step 10's first
+}
+
+// Collectives keep one order on every rank: a period that begins between
+// two of them is rotated so that every rank's k-th collective is the same.
+TEST(PeriodAlignment, CollectivesKeepOneOrderOnEveryRank) {
+  model::CommOp allreduce = op(model::CommKind::collective, -1, 0, 8);
+  allreduce.collective = model::Collective::allreduce;
+  model::CommOp bcast = op(model::CommKind::collective, -1, 0, 64);
+  bcast.collective = model::Collective::bcast;
+  const Step step{1e-3, {allreduce, bcast}};
+  std::vector<RankRecord> records = {captured(0, step, 2, 0), captured(1, step, 6, 1), captured(2, step, 4, 0)};
+  ASSERT_TRUE(iterations_misfit(profile_of(records)));  // rank 1's first collective is a bcast
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_EQ(alignment.rotated, (std::vector<int>{1}));
+  EXPECT_FALSE(iterations_misfit(profile_of(records)));
+}
+
+// Periods captured from the same place of the step already fit: nothing is
+// rotated. A rank idle in the loop (no sections) and one that only computes
+// (no message) take no part.
+TEST(PeriodAlignment, PeriodsThatFitStayAsCaptured) {
+  std::vector<RankRecord> records;
+  for (int r = 0; r < 2; ++r) records.push_back(captured(r, drift_step(r, 2), 3 + 5 * r, 0));
+  const Shape before = shape_of(records[1].sections);
+  RankRecord idle;
+  idle.rank = 2;
+  idle.complete = true;
+  records.push_back(idle);
+  records.push_back(captured(3, Step{2e-3, {}}, 4, 0));
+  records.back().sections.emplace_back().stages.push_back({2e-3, {}});
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_TRUE(alignment.rotated.empty());
+  EXPECT_EQ(shape_of(records[1].sections), before);
+}
+
+// A master that sent worker 1 two tasks in the period it captured, and a
+// worker that received one in its own: no rotation makes them one window,
+// and the records stay as captured.
+TEST(PeriodAlignment, PeriodsOfDifferentMessagesAreLeftAndSaidWhy) {
+  const Step master{1e-4,
+                    {op(model::CommKind::send, 1, 1, 8), op(model::CommKind::send, 1, 1, 8),
+                     op(model::CommKind::recv, 1, 2, 16), op(model::CommKind::recv, 1, 2, 16)}};
+  const Step worker{1e-3, {op(model::CommKind::recv, 0, 1, 8), op(model::CommKind::send, 0, 2, 16)}};
+  std::vector<RankRecord> records = {captured(0, master, 2, 1), captured(1, worker, 3, 1)};
+  const Shape before = shape_of(records[0].sections);
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_FALSE(alignment.aligned);
+  EXPECT_NE(alignment.problem.find("rank 0's captured period sends 2 messages to rank 1 (tag 1) where rank 1's "
+                                   "receives 1 message from rank 0"),
+            std::string::npos)
+      << alignment.problem;
+  EXPECT_NE(alignment.problem.find("different iterations"), std::string::npos) << alignment.problem;
+  EXPECT_EQ(shape_of(records[0].sections), before);
+}
+
+// Records that do not say where their periods began (written before they
+// did) are left as they are, with nothing to say.
+TEST(PeriodAlignment, PeriodsThatDoNotSayWhereTheyBeganAreLeft) {
+  std::vector<RankRecord> records;
+  for (int r = 0; r < 2; ++r) records.push_back(captured(r, drift_step(r, 2), 3, 2 * r));
+  records[1].channel_starts.clear();
+  const Shape before = shape_of(records[1].sections);
+  const PeriodAlignment alignment = align_periods(records);
+  EXPECT_FALSE(alignment.aligned);
+  EXPECT_TRUE(alignment.problem.empty());
+  EXPECT_EQ(shape_of(records[1].sections), before);
+}
+
+}  // namespace
+}  // namespace mheta::interpose
