@@ -434,6 +434,17 @@ Workspace::Workspace(const Model& model)
       window_terms(static_cast<std::size_t>(model.ranks_)),
       collective_arrived(model.collective_ops_.size()),
       collective_latest(model.collective_ops_.size()),
+      clock_node(static_cast<std::size_t>(model.ranks_)),
+      link_node(static_cast<std::size_t>(model.ranks_)),
+      sent_node(model.ops_.size()),
+      collective_node(model.collective_ops_.size()),
+      policy(2 * static_cast<std::size_t>(model.ranks_)),
+      policy_weight(2 * static_cast<std::size_t>(model.ranks_)),
+      cycle_mean(2 * static_cast<std::size_t>(model.ranks_)),
+      bias(2 * static_cast<std::size_t>(model.ranks_)),
+      walk_mark(2 * static_cast<std::size_t>(model.ranks_)),
+      first_clock(static_cast<std::size_t>(model.ranks_)),
+      first_link(static_cast<std::size_t>(model.ranks_)),
       owner_before(static_cast<std::size_t>(model.ranks_)),
       owner_after(static_cast<std::size_t>(model.ranks_)),
       sort_scratch(static_cast<std::size_t>(std::max(model.sends_, model.recvs_))),
@@ -444,6 +455,26 @@ Workspace::Workspace(const Model& model)
     routing.peer.resize(model.ops_.size());
     routing.transfer.resize(model.ops_.size());
   }
+  // A tape node per maximum: at most one per op, the states' starts before.
+  const std::size_t nodes = 2 * static_cast<std::size_t>(model.ranks_) + model.ops_.size();
+  tape.value.reserve(nodes);
+  tape.larger.reserve(nodes);
+  tape.end.reserve(2 * static_cast<std::size_t>(model.ranks_));
+  const std::size_t states = 2 * static_cast<std::size_t>(model.ranks_);
+  depth.resize(states);
+  reached_mean.resize(states);
+  order.reserve(states);
+  level.reserve(states);
+  next_level.reserve(states);
+  walk.reserve(nodes);
+  best_mean.resize(nodes);
+  best_depth.resize(nodes);
+  best_value.resize(nodes);
+  best_state.resize(nodes);
+  node_seen.resize(nodes);
+  user_begin.resize(nodes + 1);
+  user_fill.reserve(nodes);
+  users.resize(2 * nodes + states);
   send_ends.reserve(static_cast<std::size_t>(model.sends_));
   recv_ends.reserve(static_cast<std::size_t>(model.recvs_));
 }

@@ -14,6 +14,7 @@
 #include "model/icla_policy.hpp"
 #include "model/message_matching.hpp"
 #include "model/profile.hpp"
+#include "model/replay_tape.hpp"
 
 namespace mheta::model {
 
@@ -240,7 +241,15 @@ class Model {
   };
   Routes routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
   void replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
-                        RankBreakdown* out_ranks, std::vector<ReplayEvent>* events) const;
+                        RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape = nullptr) const;
+  double cycle_time(Workspace& ws) const;
+  void determine_values(Workspace& ws, int states) const;
+  bool spread_cycle_times(Workspace& ws, double tie) const;
+  void index_users(Workspace& ws) const;
+  double period(std::span<const std::int64_t> rows, Workspace& ws) const;
+  void next_iteration_from_tape(Workspace& ws) const;
+  bool steady_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                        Prediction& detail) const;
   double common_shift(std::span<const std::int64_t> rows, const Workspace& ws) const;
   double repeated_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                              Prediction* detail) const;
@@ -330,6 +339,40 @@ class Workspace {
   std::vector<RankBreakdown> window_terms;
   std::vector<int> collective_arrived;
   std::vector<double> collective_latest;
+  // The max-plus form of the first iteration (replay_tape.hpp), and the
+  // node of the tape each time of the replay is: per rank its clock and
+  // link, per op a send's time, per sequence number a collective's latest
+  // arrival.
+  ReplayTape tape;
+  std::vector<int> clock_node;
+  std::vector<int> link_node;
+  std::vector<int> sent_node;
+  std::vector<int> collective_node;
+  // The period from the tape (cycle_time.cpp), per state: the state its
+  // time comes from and the weight of that edge (the policy), its cycle
+  // time and bias, and the best of the sources the tape's evaluation found.
+  std::vector<int> policy;
+  std::vector<double> policy_weight;
+  std::vector<double> cycle_mean;
+  std::vector<double> bias;
+  std::vector<int> walk_mark;
+  std::vector<int> walk;
+  bool biased = false;  // cycle_time found the period: ws.bias holds its biases
+  std::vector<double> first_clock;  // per rank, where the first iteration left it
+  std::vector<double> first_link;
+  std::vector<int> depth;
+  std::vector<double> reached_mean;
+  std::vector<int> order;
+  std::vector<int> level;
+  std::vector<int> next_level;
+  std::vector<double> best_mean;  // per node of the tape
+  std::vector<int> best_depth;
+  std::vector<double> best_value;
+  std::vector<int> best_state;
+  std::vector<char> node_seen;
+  std::vector<int> user_begin;  // per node + 1: where its users start in `users`
+  std::vector<int> user_fill;
+  std::vector<int> users;
   // Message matching when some ranks own no rows, for the sets of empty
   // ranks used last: a search's round tries moves that empty a donor, fill
   // an empty rank, both, or drop a rank, and goes back and forth between

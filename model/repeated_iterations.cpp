@@ -60,6 +60,57 @@ double Model::common_shift(std::span<const std::int64_t> rows, const Workspace& 
   return std::max(shift, 0.0);
 }
 
+// The period, with ws.clock and ws.link where the first iteration (from 0
+// everywhere, recorded on ws.tape) left the ranks, and left there: the
+// common shift of the first or the second iteration (a program whose
+// iteration ends in a collective), else the cycle time of the tape
+// (cycle_time.cpp); -1 when that does not settle either.
+double Model::period(std::span<const std::int64_t> rows, Workspace& ws) const {
+  ws.biased = false;
+  std::fill(ws.previous_clock.begin(), ws.previous_clock.end(), 0.0);
+  std::fill(ws.previous_link.begin(), ws.previous_link.end(), 0.0);
+  double shift = common_shift(rows, ws);
+  if (shift >= 0) return shift;
+  // The second iteration from the tape, not replayed again.
+  std::copy(ws.clock.begin(), ws.clock.end(), ws.previous_clock.begin());
+  std::copy(ws.link.begin(), ws.link.end(), ws.previous_link.begin());
+  next_iteration_from_tape(ws);
+  shift = common_shift(rows, ws);
+  ws.clock.swap(ws.previous_clock);
+  ws.link.swap(ws.previous_link);
+  return shift >= 0 ? shift : cycle_time(ws);
+}
+
+// The repeated iteration's terms in one replay, from the biases cycle_time
+// left in ws.bias: when every rank that takes part repeats at the one
+// period there, that start moves each by the period exactly, and the
+// iteration from it is the repeated one. False, with ws.clock and ws.link
+// back where the first iteration left them, when the ranks repeat at
+// different periods (ranks that hold no one back and run at their own
+// pace): the replay carried on then gives each rank's pace.
+bool Model::steady_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                             Prediction& detail) const {
+  std::copy(ws.clock.begin(), ws.clock.end(), ws.first_clock.begin());
+  std::copy(ws.link.begin(), ws.link.end(), ws.first_link.begin());
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+    ws.clock[r] = ws.previous_clock[r] = ws.bias[2 * r];
+    ws.link[r] = ws.previous_link[r] = ws.bias[2 * r + 1];
+  }
+  std::fill(ws.iteration_terms.begin(), ws.iteration_terms.end(), RankBreakdown{});
+  replay_iteration(rows, ws, routes, ws.iteration_terms.data(), nullptr);
+  if (common_shift(rows, ws) < 0) {
+    std::copy(ws.first_clock.begin(), ws.first_clock.end(), ws.clock.begin());
+    std::copy(ws.first_link.begin(), ws.first_link.end(), ws.link.begin());
+    return false;
+  }
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+    RankBreakdown& b = detail.ranks[r];
+    set_terms(b, ws.iteration_terms[r], 1.0);
+    b.total_s = ws.clock[r] - ws.previous_clock[r];
+  }
+  return true;
+}
+
 // The period of the iterations after the first, replayed on from where the
 // first left ws (the first started at 0 everywhere): the common shift once
 // one iteration shifts every rank alike; else, after kMaxIterations, the

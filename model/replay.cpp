@@ -337,9 +337,10 @@ Model::Routes Model::routes_for(std::span<const std::int64_t> rows, Workspace& w
 // has been sent once its sender's pc is past the send; messages match
 // within the iteration, so every rank can finish it before any starts the
 // next. `out` (per rank, or null) accumulates the terms; `events` (or
-// null) records the intervals.
+// null) records the intervals; `tape` (or null) the max-plus form of the
+// iteration, each time as a node of it.
 void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
-                             RankBreakdown* out_ranks, std::vector<ReplayEvent>* events) const {
+                             RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape) const {
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
     if (events == nullptr) return;
@@ -353,6 +354,13 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
+  if (tape != nullptr) {
+    tape->restart(ws.clock, ws.link);
+    for (int r = 0; r < ranks_; ++r) {
+      ws.clock_node[static_cast<std::size_t>(r)] = 2 * r;
+      ws.link_node[static_cast<std::size_t>(r)] = 2 * r + 1;
+    }
+  }
 
   int finished = ranks_without_ops_;
   while (finished < ranks_) {
@@ -366,6 +374,8 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       if (pc == end) continue;
       double clock = ws.clock[ri];
       double link = ws.link[ri];  // when its link has put out what it posted so far
+      int clock_node = ws.clock_node[ri];  // on the tape: the node clock is a sum from
+      int link_node = ws.link_node[ri];
       RankBreakdown* out = out_ranks != nullptr ? &out_ranks[ri] : nullptr;
       const bool empty = rows[ri] == 0;
       for (; pc < end; ++pc) {
@@ -390,6 +400,7 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
           case OpKind::send: {
             if (peer != nullptr && peer[i] < 0) {
               ws.sent[i] = link;  // not sent: its completion waits for those before it
+              ws.sent_node[i] = link_node;
               break;
             }
             // O->(q), with the disk read of an out-of-core message. The
@@ -399,12 +410,15 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             const double ready = clock + ws.op_seconds[i];
             double end = ready;
             if (op.nonblocking) {
+              if (tape != nullptr) link_node = tape->max_of(clock_node, ready, link_node, link);
               link = std::max(ready, link) + op.gap_s;
             } else {
+              if (tape != nullptr) clock_node = link_node = tape->max_of(clock_node, ready, link_node, link + op.gap_s);
               end = std::max(ready, link + op.gap_s);
               link = end;
             }
             ws.sent[i] = link;
+            ws.sent_node[i] = link_node;
             record(ReplayEvent::Kind::send, r, op, clock, end, peer != nullptr ? peer[i] : op.index, pc);
             if (out) {
               // A blocking send's gap, and its wait for the link to finish
@@ -418,7 +432,9 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
           case OpKind::completion: {
             if (empty) break;
             // Held until the link has put out the latest send it completes.
-            const double until = std::max(clock, ws.sent[static_cast<std::size_t>(op.index)]);
+            const auto sent = static_cast<std::size_t>(op.index);
+            if (tape != nullptr) clock_node = tape->max_of(clock_node, clock, ws.sent_node[sent], ws.sent[sent]);
+            const double until = std::max(clock, ws.sent[sent]);
             record(ReplayEvent::Kind::link_wait, r, op, clock, until);
             if (out) out->comm_s += until - clock;
             clock = until;
@@ -433,6 +449,7 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
               break;
             }
             const auto si = static_cast<std::size_t>(send);
+            if (tape != nullptr) clock_node = tape->max_of(clock_node, clock, ws.sent_node[si], ws.sent[si] + transfer[si]);
             const double wait = std::max(0.0, ws.sent[si] + transfer[si] - clock);  // Eq 3 / Eq 4
             record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, sender, send);
             record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, sender, send);
@@ -447,6 +464,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             const auto seq = static_cast<std::size_t>(op.index);
             if (!ws.at_collective[ri]) {
               ws.at_collective[ri] = 1;
+              if (tape != nullptr) {
+                ws.collective_node[seq] = ws.collective_arrived[seq] == 0
+                                              ? clock_node
+                                              : tape->max_of(ws.collective_node[seq], ws.collective_latest[seq],
+                                                             clock_node, clock);
+              }
               ++ws.collective_arrived[seq];
               ws.collective_latest[seq] = std::max(ws.collective_latest[seq], clock);
             }
@@ -461,6 +484,7 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             record(ReplayEvent::Kind::collective, r, op, ws.collective_latest[seq],
                    ws.collective_latest[seq] + ws.collective_cost[seq]);
             clock = ws.collective_latest[seq] + ws.collective_cost[seq];
+            clock_node = ws.collective_node[seq];
             if (out) {
               out->wait_s += wait;
               out->comm_s += ws.collective_cost[seq];
@@ -474,6 +498,8 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       ws.pc[ri] = pc;
       ws.clock[ri] = clock;
       ws.link[ri] = link;
+      ws.clock_node[ri] = clock_node;
+      ws.link_node[ri] = link_node;
       if (pc == end) ++finished;
     }
     if (!progress && finished < ranks_) {
@@ -486,6 +512,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
                                                       : "message from rank " + std::to_string(op.index)) +
                        " while the others wait too");
     }
+  }
+  if (tape == nullptr) return;
+  tape->end.clear();
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+    tape->end.push_back(tape->operand(ws.clock_node[r], ws.clock[r]));
+    tape->end.push_back(tape->operand(ws.link_node[r], ws.link[r]));
   }
 }
 
@@ -520,8 +552,12 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // The replayed intervals, for `mheta trace` only: never on the search's path.
   std::vector<ReplayEvent>* events =
       view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
-  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events);
-  if (detail == nullptr) return repeated_iterations(rows, ws, routes, nullptr);
+  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events, &ws.tape);
+  // The period straight from the iteration's max-plus form; the replay
+  // carried on is the way there only when that does not settle, and the
+  // way to the repeated iteration's terms.
+  const double exact = period(rows, ws);
+  if (detail == nullptr) return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
 
   double slowest = 0;
   for (int r = 0; r < ranks_; ++r) slowest = std::max(slowest, ws.clock[static_cast<std::size_t>(r)]);
@@ -549,7 +585,10 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   }
   // The iterations that follow the first, at their own pace; predict()'s
   // breakdown is theirs.
-  detail->iteration_s = repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
+  const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
+  const double replayed =
+      steady ? exact : repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
+  detail->iteration_s = exact >= 0 ? exact : replayed;
   if (view == View::repeated) detail->slowest_rank = bottleneck_rank(detail->ranks);
   return detail->iteration_s;
 }

@@ -151,5 +151,50 @@ TEST(RepeatedIterations, ACollectiveAtTheEndMakesEveryIterationTheFirst) {
   EXPECT_NEAR(prediction.ranks[1].wait_s, 0.01 + kSendQ + kTransfer - (kSendQ + 0.001), 1e-15);
 }
 
+// A halo exchange along a chain of 200 ranks whose end rank computes 100
+// times longer than the others. Every rank ends up repeating at the end
+// rank's own pace, but a rank hears of it only through its neighbours, one
+// rank further each iteration: replayed iteration after iteration, the far
+// end would settle after some 200. The period comes from the iteration's
+// max-plus form instead (docs/model.md, "The period"), and every rank's
+// repeated iteration with it.
+TEST(RepeatedIterations, ALongChainRepeatsAtItsSlowestRanksPace) {
+  constexpr int kRanks = 200;
+  const double slow = 0.1;
+  const double fast = 0.001;
+  Profile p;
+  p.program = "chain";
+  p.iterations = 10;
+  p.distribution.rows.assign(kRanks, 100);
+  p.ranks.resize(kRanks);
+  for (int r = 0; r < kRanks; ++r) {
+    Section s{{compute_stage(r == 0 ? slow : fast)}, {}};
+    if (r > 0) s.comm.push_back(testing::send_to(r - 1, kBytes, 0));
+    if (r + 1 < kRanks) s.comm.push_back(testing::send_to(r + 1, kBytes, 1));
+    if (r > 0) s.comm.push_back(testing::recv_from(r - 1, kBytes, 1));
+    if (r + 1 < kRanks) s.comm.push_back(testing::recv_from(r + 1, kBytes, 0));
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(s);
+  }
+  const Model model(p, testing::uniform_cluster(kRanks, kSend, kRecv, kAlpha, kBeta));
+  ASSERT_FALSE(model.pipelined());
+  const Prediction prediction = model.predict(p.distribution.rows);
+  // Rank 0's own loop, compute, its one send and its one receive, never
+  // waiting: its neighbour's message left long before. Any cycle through
+  // another rank averages at most (slow + fast + 2 O->(q) + 2 T + 3 O<-) / 2.
+  const double period = slow + kSendQ + kRecv;
+  ASSERT_GT(period, (slow + fast + 2 * kSendQ + 2 * kTransfer + 3 * kRecv) / 2);
+  EXPECT_NEAR(prediction.iteration_s, period, 1e-12);
+  Workspace ws(model);
+  EXPECT_EQ(model.iteration_seconds(p.distribution.rows, ws), prediction.iteration_s);
+  EXPECT_EQ(prediction.slowest_rank, 0);
+  EXPECT_NEAR(prediction.ranks[0].wait_s, 0.0, 1e-12);
+  // Every rank's repeated iteration is the period, the far end's too: it
+  // computes `fast`, sends and receives once and waits the rest.
+  for (const RankBreakdown& r : prediction.ranks) EXPECT_NEAR(r.total_s, period, 1e-12);
+  const RankBreakdown& last = prediction.ranks.back();
+  EXPECT_NEAR(last.compute_s, fast, 1e-12);
+  EXPECT_NEAR(last.wait_s, period - (fast + kSendQ + kRecv), 1e-12);
+}
+
 }  // namespace
 }  // namespace mheta::model
