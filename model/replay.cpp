@@ -552,12 +552,16 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // The replayed intervals, for `mheta trace` only: never on the search's path.
   std::vector<ReplayEvent>* events =
       view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
-  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events, &ws.tape);
+  // A pipeline's pace is its own (pipeline_pace): no tape for it.
+  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events,
+                   forward_only_ ? nullptr : &ws.tape);
   // The period straight from the iteration's max-plus form; the replay
   // carried on is the way there only when that does not settle, and the
   // way to the repeated iteration's terms.
-  const double exact = period(rows, ws);
-  if (detail == nullptr) return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
+  if (detail == nullptr) {
+    const double exact = period(rows, ws);
+    return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
+  }
 
   double slowest = 0;
   for (int r = 0; r < ranks_; ++r) slowest = std::max(slowest, ws.clock[static_cast<std::size_t>(r)]);
@@ -585,6 +589,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   }
   // The iterations that follow the first, at their own pace; predict()'s
   // breakdown is theirs.
+  const double exact = period(rows, ws);
   const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
   const double replayed =
       steady ? exact : repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
