@@ -366,6 +366,12 @@ void Model::compile_messages() {
   forward_only_ = collective_ops_.empty();
   for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
   for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
+  ends_in_collective_ = !collective_ops_.empty();
+  for (int r = 0; r < ranks_; ++r) {
+    const int last = op_begin_[static_cast<std::size_t>(r) + 1] - 1;
+    if (last < op_begin_[static_cast<std::size_t>(r)]) continue;  // no ops: idle
+    ends_in_collective_ = ends_in_collective_ && ops_[static_cast<std::size_t>(last)].kind == OpKind::collective;
+  }
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {
     const Op& op = ops_[static_cast<std::size_t>(result.first_unmatched)];

@@ -246,7 +246,7 @@ class Model {
   void determine_values(Workspace& ws, int states) const;
   bool spread_cycle_times(Workspace& ws, double tie) const;
   void index_users(Workspace& ws) const;
-  double period(std::span<const std::int64_t> rows, Workspace& ws) const;
+  double period(std::span<const std::int64_t> rows, Workspace& ws, bool taped) const;
   void next_iteration_from_tape(Workspace& ws) const;
   bool steady_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                         Prediction& detail) const;
@@ -295,6 +295,10 @@ class Model {
   // iteration but the ranks below it, so iterations overlap and the
   // iteration time is the busiest rank's own time (pipeline_pace).
   bool forward_only_ = false;
+  // Every rank that does anything ends its iteration in a collective: the
+  // first iteration from a common start is the period (a common shift
+  // after one), with no need of the iteration's max-plus form.
+  bool ends_in_collective_ = false;
   int recvs_ = 0;
 };
 

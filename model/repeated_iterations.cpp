@@ -61,16 +61,16 @@ double Model::common_shift(std::span<const std::int64_t> rows, const Workspace& 
 }
 
 // The period, with ws.clock and ws.link where the first iteration (from 0
-// everywhere, recorded on ws.tape) left the ranks, and left there: the
+// everywhere, recorded on ws.tape if `taped`) left the ranks, and left there: the
 // common shift of the first or the second iteration (a program whose
 // iteration ends in a collective), else the cycle time of the tape
 // (cycle_time.cpp); -1 when that does not settle either.
-double Model::period(std::span<const std::int64_t> rows, Workspace& ws) const {
+double Model::period(std::span<const std::int64_t> rows, Workspace& ws, bool taped) const {
   ws.biased = false;
   std::fill(ws.previous_clock.begin(), ws.previous_clock.end(), 0.0);
   std::fill(ws.previous_link.begin(), ws.previous_link.end(), 0.0);
   double shift = common_shift(rows, ws);
-  if (shift >= 0) return shift;
+  if (shift >= 0 || !taped) return shift;
   // The second iteration from the tape, not replayed again.
   std::copy(ws.clock.begin(), ws.clock.end(), ws.previous_clock.begin());
   std::copy(ws.link.begin(), ws.link.end(), ws.previous_link.begin());

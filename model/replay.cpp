@@ -552,14 +552,16 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // The replayed intervals, for `mheta trace` only: never on the search's path.
   std::vector<ReplayEvent>* events =
       view == View::first_timeline && detail != nullptr ? &detail->timeline : nullptr;
-  // A pipeline's pace is its own (pipeline_pace): no tape for it.
+  // A pipeline's pace is its own (pipeline_pace), and an iteration that
+  // ends in a collective on every rank is its own period: no tape for them.
+  const bool taped = !forward_only_ && !ends_in_collective_;
   replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events,
-                   forward_only_ ? nullptr : &ws.tape);
+                   taped ? &ws.tape : nullptr);
   // The period straight from the iteration's max-plus form; the replay
   // carried on is the way there only when that does not settle, and the
   // way to the repeated iteration's terms.
   if (detail == nullptr) {
-    const double exact = period(rows, ws);
+    const double exact = period(rows, ws, taped);
     return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
   }
 
@@ -589,7 +591,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   }
   // The iterations that follow the first, at their own pace; predict()'s
   // breakdown is theirs.
-  const double exact = period(rows, ws);
+  const double exact = period(rows, ws, taped);
   const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
   const double replayed =
       steady ? exact : repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
