@@ -208,27 +208,23 @@ void Model::next_iteration_from_tape(Workspace& ws) const {
 }
 
 // The period from ws.tape: the largest cycle time of any state, or -1 when
-// the policy iteration did not settle within kMaxImprovements.
+// the policy iteration did not settle within kMaxImprovements. Right after
+// next_iteration_from_tape, whose evaluation of the tape it starts from.
 double Model::cycle_time(Workspace& ws) const {
   const ReplayTape& tape = ws.tape;
   const auto states = static_cast<std::size_t>(tape.states);
   if (tape.value.size() > ws.best_mean.size()) return -1;  // more than a node per op: not this replay's
-  // The scale of the times, for what counts as equal and as better.
+  // The scale of the times (the first iteration's ends are its latest),
+  // for what counts as equal and as better.
   double scale = 0;
-  for (const ReplayTape::Operand& e : tape.end) scale = std::max(scale, std::abs(e.weight));
-  for (double v : tape.value) scale = std::max(scale, std::abs(v));
+  for (const ReplayTape::Operand& e : tape.end) {
+    scale = std::max({scale, std::abs(e.weight), std::abs(tape.value[static_cast<std::size_t>(e.node)] + e.weight)});
+  }
   const double tie = 1e-12 * scale;
   const double better = 1e-9 * scale;
-  // The first policy: each state from the one its time would come from in
-  // the second iteration (from where the first, the one recorded, ended).
-  std::fill(ws.cycle_mean.begin(), ws.cycle_mean.end(), 0.0);
-  for (std::size_t s = 0; s < states; ++s) {
-    const ReplayTape::Operand& e = tape.end[s];
-    ws.bias[s] = tape.value[static_cast<std::size_t>(e.node)] + e.weight;
-  }
-  std::fill(ws.depth.begin(), ws.depth.end(), 0);
-  evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, tie, ws.best_mean, ws.best_depth, ws.best_value,
-                ws.best_state);
+  // The first policy: each state from the one its time comes from in the
+  // second iteration, from the tape's evaluation at where the first ended
+  // (next_iteration_from_tape, just before; ws.bias is that start).
   for (std::size_t s = 0; s < states; ++s) {
     const ReplayTape::Operand& e = tape.end[s];
     ws.policy[s] = ws.best_state[static_cast<std::size_t>(e.node)];
@@ -236,18 +232,29 @@ double Model::cycle_time(Workspace& ws) const {
         ws.best_value[static_cast<std::size_t>(e.node)] + e.weight - ws.bias[static_cast<std::size_t>(ws.policy[s])];
   }
   std::fill(ws.bias.begin(), ws.bias.end(), 0.0);
-  index_users(ws);
+  bool indexed = false;
   for (int round = 0; round < kMaxImprovements; ++round) {
     determine_values(ws, tape.states);
+    std::fill(ws.depth.begin(), ws.depth.end(), 0);
+    evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, tie, ws.best_mean, ws.best_depth, ws.best_value,
+                  ws.best_state);
     // A source of a larger cycle time first (the multichain rule): every
     // state a larger one reaches takes, of its sources, one a step nearer
     // to it, so that the new sources lead there without a cycle of their
     // own. Then, among sources of the same cycle time, one that starts the
-    // state later.
-    const bool spread = spread_cycle_times(ws, tie);
-    if (!spread) std::fill(ws.depth.begin(), ws.depth.end(), 0);
-    evaluate_tape(tape, spread ? ws.reached_mean : ws.cycle_mean, ws.depth, ws.bias, tie, ws.best_mean,
-                  ws.best_depth, ws.best_value, ws.best_state);
+    // state later. A larger one reaches some state only if it reaches one
+    // from its sources in one iteration, which the evaluation just shows.
+    bool spread = false;
+    for (std::size_t s = 0; s < states && !spread; ++s) {
+      spread = ws.best_mean[static_cast<std::size_t>(tape.end[s].node)] > ws.cycle_mean[s] + tie;
+    }
+    if (spread) {
+      if (!indexed) index_users(ws);
+      indexed = true;
+      spread_cycle_times(ws, tie);
+      evaluate_tape(tape, ws.reached_mean, ws.depth, ws.bias, tie, ws.best_mean, ws.best_depth, ws.best_value,
+                    ws.best_state);
+    }
     bool improved = false;
     for (std::size_t s = 0; s < states; ++s) {
       const ReplayTape::Operand& e = tape.end[s];
