@@ -58,19 +58,17 @@ void evaluate_tape(const ReplayTape& tape, const std::vector<double>& mean, cons
 
 // The largest cycle time that reaches each state over any number of
 // iterations, into ws.reached_mean, with the iterations it takes from the
-// nearest state of that cycle time into ws.depth; true when some state is
-// reached by a larger one than its own. Howard's rule moves a state to a
-// larger cycle time one iteration's sources at a time, so along a chain of
+// nearest state of that cycle time into ws.depth (cycle_time calls it when
+// some state is one source away from a larger one). Howard's rule moves a
+// state to a larger cycle time one iteration's sources at a time, so along a chain of
 // ranks the largest would take as many rounds as the chain has ranks; here
 // the tape's graph is walked once, from the states of the largest cycle
 // time down: within the tape a walk goes from a node to those that take it
 // as an operand, and from a state's end to its start in the next iteration.
-bool Model::spread_cycle_times(Workspace& ws, double tie) const {
+void Model::spread_cycle_times(Workspace& ws, double tie) const {
   const ReplayTape& tape = ws.tape;
   const auto states = static_cast<std::size_t>(tape.states);
   const std::size_t nodes = tape.value.size();
-  const auto [low, high] = std::minmax_element(ws.cycle_mean.begin(), ws.cycle_mean.begin() + tape.states);
-  if (*high <= *low + tie) return false;  // one cycle time: nothing larger to reach anyone
   // The cycles (a state of each, every other state leads to one) from the
   // largest cycle time down; each walk marks what it reaches first, a level
   // of the walk per iteration.
@@ -78,7 +76,6 @@ bool Model::spread_cycle_times(Workspace& ws, double tie) const {
     return ws.cycle_mean[static_cast<std::size_t>(a)] > ws.cycle_mean[static_cast<std::size_t>(b)];
   });
   std::fill(ws.node_seen.begin(), ws.node_seen.begin() + static_cast<std::ptrdiff_t>(nodes), 0);
-  bool larger = false;
   const std::size_t cycles = ws.order.size();
   for (std::size_t k = 0; k < cycles;) {
     const double mean = ws.cycle_mean[static_cast<std::size_t>(ws.order[k])];
@@ -105,7 +102,6 @@ bool Model::spread_cycle_times(Workspace& ws, double tie) const {
           if (user < states) {
             ws.reached_mean[user] = mean;
             ws.depth[user] = d;
-            larger = larger || mean > ws.cycle_mean[user] + tie;
             ws.next_level.push_back(static_cast<int>(user));
           } else {
             ws.walk.push_back(static_cast<int>(user));
@@ -115,7 +111,6 @@ bool Model::spread_cycle_times(Workspace& ws, double tie) const {
       ws.level.swap(ws.next_level);
     }
   }
-  return larger;
 }
 
 // Who takes each node of ws.tape as an operand, and the states that end
@@ -166,7 +161,8 @@ void Model::determine_values(Workspace& ws, int states) const {
     if (ws.walk_mark[static_cast<std::size_t>(s)] == first) {
       const auto at = static_cast<std::size_t>(std::find(ws.walk.begin(), ws.walk.end(), s) - ws.walk.begin());
       double weight = 0;
-      for (std::size_t k = at; k < ws.walk.size(); ++k) weight += ws.policy_weight[static_cast<std::size_t>(ws.walk[k])];
+      for (std::size_t k = at; k < ws.walk.size(); ++k)
+        weight += ws.policy_weight[static_cast<std::size_t>(ws.walk[k])];
       const double mean = weight / static_cast<double>(ws.walk.size() - at);
       ws.cycle_mean[static_cast<std::size_t>(s)] = mean;  // s keeps its bias
       ws.order.push_back(s);
@@ -197,8 +193,7 @@ void Model::next_iteration_from_tape(Workspace& ws) const {
     ws.bias[2 * r] = ws.clock[r];
     ws.bias[2 * r + 1] = ws.link[r];
   }
-  evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, 0, ws.best_mean, ws.best_depth, ws.best_value,
-                ws.best_state);
+  evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, 0, ws.best_mean, ws.best_depth, ws.best_value, ws.best_state);
   for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
     const ReplayTape::Operand& clock = tape.end[2 * r];
     const ReplayTape::Operand& link = tape.end[2 * r + 1];

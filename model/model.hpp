@@ -244,7 +244,7 @@ class Model {
                         RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape = nullptr) const;
   double cycle_time(Workspace& ws) const;
   void determine_values(Workspace& ws, int states) const;
-  bool spread_cycle_times(Workspace& ws, double tie) const;
+  void spread_cycle_times(Workspace& ws, double tie) const;
   void index_users(Workspace& ws) const;
   double period(std::span<const std::int64_t> rows, Workspace& ws, bool taped) const;
   void next_iteration_from_tape(Workspace& ws) const;

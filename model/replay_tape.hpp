@@ -40,8 +40,8 @@ struct ReplayTape {
   // The node of max(a, b), a being node `na`'s time plus costs and b node
   // `nb`'s.
   int max_of(int na, double a, int nb, double b) {
-    larger.push_back({Operand{na, a - value[static_cast<std::size_t>(na)]},
-                      Operand{nb, b - value[static_cast<std::size_t>(nb)]}});
+    larger.push_back(
+        {Operand{na, a - value[static_cast<std::size_t>(na)]}, Operand{nb, b - value[static_cast<std::size_t>(nb)]}});
     value.push_back(a >= b ? a : b);
     return static_cast<int>(value.size()) - 1;
   }
