@@ -32,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import outside_bound  # noqa: E402
+
 
 def fail(message):
     print("FAIL: " + message, file=sys.stderr)
@@ -259,7 +262,8 @@ def cmd_emulation(args):
     def expect(key, target, tolerance, floor, ceiling):
         value = median[key]
         if abs(value - target) > tolerance * target or not floor <= value <= ceiling:
-            fail("rank %d's %s: %.3f, expected %g (factors %s)" % (key[1], key[0], value, target, nodes[key[1]]))
+            outside_bound("rank %d's %s: %.3f, expected %g (factors %s)" % (key[1], key[0], value, target,
+                                                                            nodes[key[1]]))
 
     # Floors an emulator that does nothing (ratios near 1) fails. Writes to
     # the page cache vary most between ranks (write-back starts when it
@@ -317,7 +321,7 @@ def cmd_predict(args):
           "the captured run itself measured %.6f s, difference %.1f%%" %
           (measured, predicted, 100 * error, same_run, 100 * abs(predicted - same_run) / min(predicted, same_run)))
     if error > args.tolerance:
-        fail("prediction differs by %.1f%%, more than %.0f%%" % (100 * error, 100 * args.tolerance))
+        outside_bound("prediction differs by %.1f%%, more than %.0f%%" % (100 * error, 100 * args.tolerance))
     print("ok")
 
 
@@ -416,7 +420,7 @@ def cmd_virtual_clock(args):
         for r, v in ranks.items():
             expected = v["cpu"] * factors[r]
             if abs(v["compute"] - expected) > args.cpu_tolerance * expected:
-                fail("rank %d: MPI_Wtime advanced %.4f s over %.4f s of CPU at factor %g (expected %.4f)" %
+                outside_bound("rank %d: MPI_Wtime advanced %.4f s over %.4f s of CPU at factor %g (expected %.4f)" %
                      (r, v["compute"], v["cpu"], factors[r], expected))
         barrier = {v["barrier"] for v in ranks.values()}
         # Read by MPI_Wtime just after: the compute of returning from the
@@ -432,7 +436,7 @@ def cmd_virtual_clock(args):
                      (r, v["after"], v["latest"]))
     first, second = (runs[0][0]["after"], runs[1][0]["after"])
     if abs(first - second) > args.tolerance * first:
-        fail("two runs end at virtual times %.6f and %.6f" % (first, second))
+        outside_bound("two runs end at virtual times %.6f and %.6f" % (first, second))
     print("ok: %d ranks, factors %s; end times of two runs %.6f, %.6f s" % (args.np, factors, first, second))
 
 
@@ -464,7 +468,7 @@ def cmd_virtual_app(args):
             medians.append(median_iteration_s(out))
     spread = abs(medians[0] - medians[1]) / min(medians)
     if spread > args.tolerance:
-        fail("%s on %d ranks, %s: median iteration times %.6f and %.6f s differ by %.1f%%" %
+        outside_bound("%s on %d ranks, %s: median iteration times %.6f and %.6f s differ by %.1f%%" %
              (name, args.np, args.preset, medians[0], medians[1], 100 * spread))
     print("ok: %s on %d ranks under %s: result unchanged; median iteration %.6f and %.6f s (%.2f%% apart)" %
           (name, args.np, args.preset, medians[0], medians[1], 100 * spread))
@@ -490,7 +494,7 @@ def cmd_virtual_vs_wall(args):
           (name, args.np, wall, virtual, 100 * gap, 100 * args.tolerance, " ".join("%.6f" % w for w in walls),
            " ".join("%.6f" % v for v in virtuals)))
     if gap > args.tolerance:
-        fail("%s: the virtual iteration time is %.1f%% from the wall clock's" % (name, 100 * gap))
+        outside_bound("%s: the virtual iteration time is %.1f%% from the wall clock's" % (name, 100 * gap))
 
 
 def in_core_medians(accounting):

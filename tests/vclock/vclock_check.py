@@ -41,6 +41,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import outside_bound  # noqa: E402
+
 
 def fail(message):
     print("FAIL: " + message, file=sys.stderr)
@@ -97,7 +100,8 @@ def within(name, value, target, tolerance):
     print("%s: %.4g (target %.4g, within %.3g%%: %s)" % (name, value, target, 100 * tolerance,
                                                          "yes" if error <= tolerance else "no"))
     if error > tolerance:
-        fail("%s is %.4g, %.1f%% from %.4g (tolerance %.3g%%)" % (name, value, 100 * error, target, 100 * tolerance))
+        outside_bound("%s is %.4g, %.1f%% from %.4g (tolerance %.3g%%)" % (name, value, 100 * error, target,
+                                                                          100 * tolerance))
 
 
 def cmd_unchanged(args):
@@ -236,8 +240,10 @@ def cmd_calls(args):
         bound = max(read, 0.25e-6)
         print("virtual time per MPI_Iprobe with nothing between: %.1f ns (at most %.1f ns; a CPU clock reading "
               "costs %.1f ns here)" % (per_call * 1e9, bound * 1e9, read * 1e9))
-        if not 0 <= per_call < bound:
-            fail("each intercepted call moved the clock %.1f ns: the interposer's own CPU clock readings "
+        if per_call < 0:
+            fail("the clock went back %.1f ns per intercepted call" % (-per_call * 1e9))
+        if per_call >= bound:
+            outside_bound("each intercepted call moved the clock %.1f ns: the interposer's own CPU clock readings "
                  "(%.1f ns each) are counted as compute" % (per_call * 1e9, read * 1e9))
 
 
