@@ -423,17 +423,27 @@ def cmd_virtual_clock(args):
                 outside_bound("rank %d: MPI_Wtime advanced %.4f s over %.4f s of CPU at factor %g (expected %.4f)" %
                      (r, v["compute"], v["cpu"], factors[r], expected))
         barrier = {v["barrier"] for v in ranks.values()}
-        # Read by MPI_Wtime just after: the compute of returning from the
-        # barrier (microseconds) is in it.
-        if max(barrier) - min(barrier) > 1e-4 or min(barrier) < max(v["t1"] for v in ranks.values()):
-            fail("the barrier must end at one time on every rank, after the latest entry: %s" % ranks)
+        if min(barrier) < max(v["t1"] for v in ranks.values()):
+            fail("the barrier must end after the latest entry: %s" % ranks)
         for r, v in ranks.items():
-            if r > 0 and not 50e-6 <= v["received"] - v["sent"] < 0.005:
-                fail("rank %d received at %.6f a message sent at %.6f (waiting is not compute)" %
+            if r > 0 and v["received"] - v["sent"] < 50e-6:
+                fail("rank %d received at %.6f a message sent at %.6f, before the latency" %
                      (r, v["received"], v["sent"]))
-            if v["after"] < v["latest"] or abs(v["after"] - ranks[0]["after"]) > 1e-4:
-                fail("rank %d: Iallreduce ended at %.6f, before the latest entry %.6f or apart from rank 0's" %
-                     (r, v["after"], v["latest"]))
+            if v["after"] < v["latest"]:
+                fail("rank %d: Iallreduce ended at %.6f, before the latest entry %.6f" % (r, v["after"], v["latest"]))
+        # Each time is read by MPI_Wtime just after the call: the CPU time of
+        # returning from it is in it, microseconds, and a few hundred on a
+        # loaded machine (40 runs under a build: 0.21 and 0.29 ms twice).
+        # Time that waiting leaked into would be milliseconds.
+        if max(barrier) - min(barrier) > 1e-4:
+            outside_bound("the barrier ended %.6f s apart on the ranks: %s" % (max(barrier) - min(barrier), ranks))
+        for r, v in ranks.items():
+            if r > 0 and v["received"] - v["sent"] >= 0.005:
+                outside_bound("rank %d received at %.6f a message sent at %.6f (waiting is not compute)" %
+                              (r, v["received"], v["sent"]))
+            if abs(v["after"] - ranks[0]["after"]) > 1e-4:
+                outside_bound("rank %d: Iallreduce ended at %.6f, %.6f s apart from rank 0's" %
+                              (r, v["after"], v["after"] - ranks[0]["after"]))
     first, second = (runs[0][0]["after"], runs[1][0]["after"])
     if abs(first - second) > args.tolerance * first:
         outside_bound("two runs end at virtual times %.6f and %.6f" % (first, second))

@@ -5,7 +5,7 @@ import json
 import os
 import subprocess
 
-from checks import check, exit_if_failed
+from checks import check, check_figure, exit_if_failed
 
 
 def parse_args(description, tolerance):
@@ -40,5 +40,5 @@ def measure_emulated(args, name, emulation, ranks=2):
 def within(name, value, target, tolerance):
     """Prints the figure beside its target and checks it is within `tolerance` (relative) of it."""
     print("%s: %.4g (target %.4g within %.0f%%)" % (name, value, target, 100 * tolerance))
-    return check(abs(value / target - 1) <= tolerance,
-                 "%s is %.4g, not %.4g within %.0f%%" % (name, value, target, 100 * tolerance))
+    return check_figure(abs(value / target - 1) <= tolerance,
+                        "%s is %.4g, not %.4g within %.0f%%" % (name, value, target, 100 * tolerance))
