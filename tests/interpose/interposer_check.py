@@ -533,6 +533,11 @@ def cmd_run_compute(args):
             result = run([args.mheta, "run", "-n", str(args.np), "--emulate", args.preset, "--profile", profile] +
                          options + ["--"] + args.program + ["--rows", str(args.rows), "--iters", str(args.iterations),
                                                             "--data", os.path.join(directory, "data")])
+            # A rank's captured compute over 3x from the run's median on a
+            # loaded machine (0.17-0.63x once in a full suite run): mheta run
+            # keeps the captured compute, as it should; measured again.
+            if "are not the captured period" in result.stderr:
+                outside_bound("%s: %s" % (name, result.stderr))
             return load_profile(profile), result.stderr, directory
 
         accounting_path = os.path.join(tmp, "accounting.json")
