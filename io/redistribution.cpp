@@ -59,6 +59,40 @@ class FirstError {
   std::string text_;
 };
 
+// Waits until one of `requests` completes, like MPI_Waitsome, but gives the
+// processor away between polls. MPICH polls without blocking, and with more
+// ranks than cores a rank spinning for its message takes the core from the
+// rank that must write (or send) the pieces it waits for; yielding is not
+// enough (the yielding rank stays runnable and keeps its share), so after a
+// few polls it sleeps 50 us between them, short beside a piece's transfer
+// (4 MiB: a millisecond or more). On this 2-core machine it took about 30%
+// off the redistribution's processor time, with 2 ranks and with 4
+// (docs/results.md, "Redistribution").
+void wait_some(int count, MPI_Request* requests, int* completed, int* indices) {
+  constexpr int kYields = 16;
+  constexpr timespec kPause{0, 50'000};
+  for (int polls = 0;; ++polls) {
+    MPI_Testsome(count, requests, completed, indices, MPI_STATUSES_IGNORE);
+    if (*completed != 0) return;  // some completed, or MPI_UNDEFINED: none active
+    if (polls < kYields) {
+      sched_yield();
+    } else {
+      nanosleep(&kPause, nullptr);
+    }
+  }
+}
+
+// A collective posted non-blocking and waited for like the pieces: a rank
+// that arrives early (the others still writing, syncing or committing)
+// gives its core to them instead of polling inside MPI. On this 2-core
+// machine with 4 ranks, MPICH's polling was a quarter of the
+// redistribution's processor time (docs/results.md, "Redistribution").
+void wait_sleeping(MPI_Request& request) {
+  int completed = 0;
+  int index = 0;
+  while (request != MPI_REQUEST_NULL) wait_some(1, &request, &completed, &index);
+}
+
 // Every rank learns whether any failed, and the lowest failing rank's
 // message ("rank r: ..."); empty when none did. Collective.
 std::string agree(MPI_Comm comm, const FirstError& error) {
@@ -68,7 +102,9 @@ std::string agree(MPI_Comm comm, const FirstError& error) {
   MPI_Comm_size(comm, &size);
   int mine = error.failed() ? rank : size;
   int first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &request);
+  wait_sleeping(request);
   if (first == size) return "";
   std::string text = rank == first ? error.text() : "";
   int length = static_cast<int>(text.size());
@@ -97,29 +133,6 @@ std::vector<Piece> split(int peer, std::int64_t first_row, std::int64_t rows, st
 
 constexpr std::int64_t kMetadataBytes = 8192;  // HDF5 header and attributes of one block, generously
 constexpr int kSlots = 2;                      // pieces in flight each way: one on the wire, one being written
-
-// Waits until one of `requests` completes, like MPI_Waitsome, but gives the
-// processor away between polls. MPICH polls without blocking, and with more
-// ranks than cores a rank spinning for its message takes the core from the
-// rank that must write (or send) the pieces it waits for; yielding is not
-// enough (the yielding rank stays runnable and keeps its share), so after a
-// few polls it sleeps 50 us between them, short beside a piece's transfer
-// (4 MiB: a millisecond or more). On this 2-core machine it took about 30%
-// off the redistribution's processor time, with 2 ranks and with 4
-// (docs/results.md, "Redistribution").
-void wait_some(int count, MPI_Request* requests, int* completed, int* indices) {
-  constexpr int kYields = 16;
-  constexpr timespec kPause{0, 50'000};
-  for (int polls = 0;; ++polls) {
-    MPI_Testsome(count, requests, completed, indices, MPI_STATUSES_IGNORE);
-    if (*completed != 0) return;  // some completed, or MPI_UNDEFINED: none active
-    if (polls < kYields) {
-      sched_yield();
-    } else {
-      nanosleep(&kPause, nullptr);
-    }
-  }
-}
 
 // Copies, sends and receives one variable's rows into its new block.
 // Returns the pieces written, for verification. The rows kept and sent are
@@ -324,7 +337,9 @@ void complete_in_background(const std::filesystem::path& dir, const std::filesys
 
 double slowest(MPI_Comm comm, double seconds) {
   double most = 0;
-  MPI_Allreduce(&seconds, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallreduce(&seconds, &most, 1, MPI_DOUBLE, MPI_MAX, comm, &request);
+  wait_sleeping(request);
   return most;
 }
 
@@ -337,7 +352,9 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
   if (from == to) return stats;
   // Our messages must never match the program's.
   MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_dup(outer, &comm);
+  MPI_Request duplicated = MPI_REQUEST_NULL;
+  MPI_Comm_idup(outer, &comm, &duplicated);
+  wait_sleeping(duplicated);
   struct FreeComm {
     MPI_Comm& c;
     ~FreeComm() { MPI_Comm_free(&c); }
@@ -407,8 +424,12 @@ RedistributionStats redistribute(MPI_Comm outer, const std::filesystem::path& di
       written[v] = exchange.run(old_rows[v] ? &*old_rows[v] : nullptr, new_blocks[v] ? &*new_blocks[v] : nullptr,
                                 writeback_fds[v], from, to, bytes_sent, stats.pieces);
     }
-    MPI_Allreduce(MPI_IN_PLACE, &bytes_sent, 1, MPI_INT64_T, MPI_SUM, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &stats.pieces, 1, MPI_INT64_T, MPI_SUM, comm);
+    std::array<std::int64_t, 2> counts{bytes_sent, stats.pieces};
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Iallreduce(MPI_IN_PLACE, counts.data(), 2, MPI_INT64_T, MPI_SUM, comm, &request);
+    wait_sleeping(request);
+    bytes_sent = counts[0];
+    stats.pieces = counts[1];
     stats.bytes_moved = bytes_sent;
   }
   if (!variables.empty() && new_blocks[0]) {
