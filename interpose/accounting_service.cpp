@@ -48,6 +48,11 @@ Term term_of(Fn fn) {
     case Category::collective:
     case Category::neighbour:
     case Category::win_fence:
+    case Category::win_complete:
+    case Category::win_wait:
+    case Category::win_lock:
+    case Category::win_flush:
+    case Category::win_flush_local:
     case Category::probe:
       return Term::wait;
     default:

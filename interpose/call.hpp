@@ -43,14 +43,20 @@ enum class Category {
   win_create,         // a window: the virtual clock keeps a communicator of its group for its fences
   win_free,
   win_fence,          // a collective over the window's group
-  win_transfer,       // a put, get or accumulate: its bytes leave on the rank's link before the next fence
+  win_transfer,       // a put, get or accumulate: its bytes leave on the rank's link before its epoch ends
+  win_post,           // general active target (PSCW): a target's exposure epoch opens; its time goes to the origins
+  win_start,          // an origin's access epoch opens; the targets' post times are awaited without blocking
+  win_complete,       // the access epoch ends once the posts are known and its transfers have left
+  win_wait,           // the exposure epoch ends (MPI_Win_test: when it returns true) once the origins completed
+  win_lock,           // passive target: a lock (or MPI_Win_sync), no time on the clock
+  win_flush,          // an unlock or flush: waits for the transfers to the target(s) to arrive
+  win_flush_local,    // a local flush: waits for them to have left the rank's link
   neighbour,          // a neighbourhood collective: blocks to and from the topology's neighbours
   ineighbour,         // its non-blocking form
   neighbour_init,     // its persistent form: the blocks' times go out at each start
   file_split_read,    // split collective MPI-IO: the begin, timed as a non-blocking read or write
   file_split_write,
   file_split_end,     // its end: where it completes
-  unfollowed,         // run as it is; the virtual clock says once that it does not follow it
 };
 
 // The synchronous read a non-blocking read becomes while capturing.
@@ -119,6 +125,8 @@ struct CallInfo {
   MPI_Message* message = nullptr;  // matched probes
   MPI_Win* win_out = nullptr;      // window creation: the new one; MPI_Win_free: the one freed
   MPI_Win win = MPI_WIN_NULL;      // one-sided synchronization
+  MPI_Group group = MPI_GROUP_NULL;  // MPI_Win_post, MPI_Win_start: the epoch's other side
+  bool every_target = false;         // MPI_Win_unlock_all, MPI_Win_flush(_local)_all
   MPI_File fh = MPI_FILE_NULL;
   MPI_Offset offset = 0;
   void* buf = nullptr;

@@ -35,18 +35,20 @@ std::vector<int> world_ranks_of(MPI_Comm comm, const std::vector<int>& peers) {
   return out;
 }
 
-std::vector<int> world_ranks_of(MPI_Group group) {
+std::vector<int> ranks_of(MPI_Group group, MPI_Comm comm) {
   int size = 0;
   PMPI_Group_size(group, &size);
   std::vector<int> local(static_cast<std::size_t>(size));
-  std::vector<int> world(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  std::vector<int> ranks(static_cast<std::size_t>(size), MPI_UNDEFINED);
   for (int i = 0; i < size; ++i) local[static_cast<std::size_t>(i)] = i;
-  MPI_Group world_group = MPI_GROUP_NULL;
-  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-  PMPI_Group_translate_ranks(group, size, local.data(), world_group, world.data());
-  PMPI_Group_free(&world_group);
-  return world;
+  MPI_Group comm_group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &comm_group);
+  PMPI_Group_translate_ranks(group, size, local.data(), comm_group, ranks.data());
+  PMPI_Group_free(&comm_group);
+  return ranks;
 }
+
+std::vector<int> world_ranks_of(MPI_Group group) { return ranks_of(group, MPI_COMM_WORLD); }
 
 namespace {
 

@@ -9,6 +9,9 @@ namespace mheta::interpose {
 // The ranks of MPI_COMM_WORLD the members of `group` are, in group order
 // (MPI_UNDEFINED for a process of another MPI_COMM_WORLD).
 std::vector<int> world_ranks_of(MPI_Group group);
+// The ranks of `comm` the members of `group` are, in group order
+// (MPI_UNDEFINED for a process not in `comm`).
+std::vector<int> ranks_of(MPI_Group group, MPI_Comm comm);
 // `peer` of `comm` as a rank of MPI_COMM_WORLD.
 int world_rank_of(MPI_Comm comm, int peer);
 // The same for several (MPI_PROC_NULL stays MPI_PROC_NULL).

@@ -1230,8 +1230,8 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
-// A put, get or accumulate: its bytes go out on the rank's link (its
-// window's next fence waits for them).
+// A put, get or accumulate: its bytes go out on the rank's link (the call
+// that ends its epoch waits for them).
 int handle_win_transfer(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
@@ -1239,42 +1239,48 @@ int handle_win_transfer(Runtime& rt, CallInfo& c, CallRef call) {
   return rc;
 }
 
-int handle_unfollowed(Runtime& rt, Fn fn, CallRef call);
-
-// MPI_Win_fence: collective over the window's group; it ends at the latest
-// entry (or arrival of a transfer of the epoch) plus a barrier's cost. A window the clock did not see created (a
-// large-count MPI_Win_create_c) is not followed.
-int handle_win_fence(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+// One-sided synchronization: the fence, general active target (post,
+// start, complete, wait, test) and passive target (lock, unlock, flush,
+// sync). It runs as it is, and the time a rank spends in it is no compute;
+// then the clock follows it (virtual_clock_windows.cpp) on a window it saw
+// created. A window it did not (a large-count MPI_Win_create_c) is not
+// followed: its calls are no time on the clock, said once.
+int handle_win_sync(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
+  const int rc = call();
+  rt.leave();
   VirtualClockService& clock = rt.clock();
-  if (!clock.carrying()) return handle_unfollowed(rt, fn, call);
-  const int rc = call();
-  rt.leave();
-  if (rc == MPI_SUCCESS && !clock.fence(c.win)) {
-    static std::atomic<bool> said{false};
-    if (clock.on() && !said.exchange(true)) {
-      std::fprintf(stderr,
-                   "mheta interpose (rank %d): the virtual clock does not follow MPI_Win_fence on a window it did "
-                   "not see created (MPI_Win_create_c, MPI_Win_allocate_c, ...): its time is no time on the "
-                   "clock and synchronizes no other rank's\n",
-                   rt.world_rank());
-    }
+  if (rc != MPI_SUCCESS || !clock.carrying()) return rc;
+  bool followed = true;
+  switch (category) {
+    case Category::win_fence:
+      followed = clock.fence(c.win);
+      break;
+    case Category::win_post:
+      followed = clock.window_posted(c.win, c.group);
+      break;
+    case Category::win_start:
+      followed = clock.window_started(c.win, c.group);
+      break;
+    case Category::win_complete:
+      followed = clock.window_completed(c.win);
+      break;
+    case Category::win_wait:  // MPI_Win_test ends the epoch only when it returns true
+      followed = c.flag != nullptr && *c.flag == 0 ? clock.knows_window(c.win) : clock.window_waited(c.win);
+      break;
+    case Category::win_flush:
+    case Category::win_flush_local:
+      followed = clock.window_flushed(c.win, c.peer, c.every_target, category == Category::win_flush_local);
+      break;
+    default:  // a lock or MPI_Win_sync: no time
+      followed = clock.knows_window(c.win);
+      break;
   }
-  return rc;
-}
-
-// One-sided synchronization: runs as it is, outside the virtual clock. The
-// time a rank spends in one is not compute (before, passed through, a wait
-// in one spun and counted as compute times the CPU factor) and costs
-// nothing on the emulated network; the first such call says so.
-int handle_unfollowed(Runtime& rt, Fn fn, CallRef call) {
-  const int rc = call();
-  rt.leave();
   static std::atomic<bool> said{false};
-  if (rt.clock().on() && !said.exchange(true)) {
+  if (!followed && clock.on() && !said.exchange(true)) {
     std::fprintf(stderr,
-                 "mheta interpose (rank %d): the virtual clock does not follow %s (nor any one-sided "
-                 "synchronization but MPI_Win_fence): the time a rank spends in one is no time on its clock, synchronizes no other "
-                 "rank's and costs nothing on the emulated network\n",
+                 "mheta interpose (rank %d): the virtual clock does not follow %s on a window it did not see "
+                 "created (MPI_Win_create_c, MPI_Win_allocate_c, ...), nor any synchronization of such a window: "
+                 "the time a rank spends in one is no time on its clock and synchronizes no other rank's\n",
                  rt.world_rank(), fn_name(fn));
   }
   return rc;
@@ -1354,12 +1360,17 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_win_create(rt, c, call);
     case Category::win_free:
       return handle_win_free(rt, c, call);
-    case Category::win_fence:
-      return handle_win_fence(rt, fn, c, call);
     case Category::win_transfer:
       return handle_win_transfer(rt, c, call);
-    case Category::unfollowed:
-      return handle_unfollowed(rt, fn, call);
+    case Category::win_fence:
+    case Category::win_post:
+    case Category::win_start:
+    case Category::win_complete:
+    case Category::win_wait:
+    case Category::win_lock:
+    case Category::win_flush:
+    case Category::win_flush_local:
+      return handle_win_sync(rt, fn, category, c, call);
   }
   return call();
 }

@@ -70,6 +70,7 @@ void VirtualClockService::start(const RankEmulation& rank, Network network, bool
   rank_ = rank;
   network_ = std::move(network);
   disk_ = disk;
+  sleep_wait_ = sleep_wait;
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
   shadows_.start(sleep_wait);
   if (!network_) measured_ = measure_network(shadows_.shadow(MPI_COMM_WORLD));
@@ -83,7 +84,10 @@ void VirtualClockService::finish() {
   carrying_ = false;
   shadows_.finish();
   // Windows the program did not free before MPI_Finalize.
-  for (auto& [win, window] : windows_) PMPI_Comm_free(&window.group);
+  for (auto& [win, window] : windows_) {
+    window.active.reset();  // its requests are on the window's communicator
+    PMPI_Comm_free(&window.group);
+  }
   windows_.clear();
 }
 
@@ -226,67 +230,6 @@ void VirtualClockService::synchronize(MPI_Comm comm) {
   if (auto exchange = shadows_.post_entry(comm, clock_.now())) {
     collective_completed(exchange.get(), comm, model::Collective::barrier, 0);
   }
-}
-
-void VirtualClockService::window_created(MPI_Win win, MPI_Comm comm) {
-  if (!carrying_ || win == MPI_WIN_NULL || shadows_.shadow(comm) == MPI_COMM_NULL) return;
-  // The program may free `comm` while the window lives: the window keeps a
-  // duplicate of its own (collective over `comm`, as the creation was).
-  MPI_Comm group = MPI_COMM_NULL;
-  if (PMPI_Comm_dup(comm, &group) != MPI_SUCCESS) return;
-  shadows_.add(group);
-  std::lock_guard lock(files_mutex_);
-  windows_[win] = Window{.group = group};
-}
-
-void VirtualClockService::window_freed(MPI_Win win) {
-  MPI_Comm group = MPI_COMM_NULL;
-  {
-    std::lock_guard lock(files_mutex_);
-    const auto it = windows_.find(win);
-    if (it == windows_.end()) return;
-    group = it->second.group;
-    windows_.erase(it);
-    collective_links_.erase(group);
-  }
-  shadows_.remove(group);
-  PMPI_Comm_free(&group);
-}
-
-void VirtualClockService::window_transfer(MPI_Win win, int target, std::int64_t bytes) {
-  if (!on() || target == MPI_PROC_NULL) return;
-  MPI_Comm group = MPI_COMM_NULL;
-  {
-    std::lock_guard lock(files_mutex_);
-    const auto it = windows_.find(win);
-    if (it == windows_.end()) return;
-    group = it->second.group;
-  }
-  // As send_posted: it starts out when the link has put out what was posted before it.
-  const Link l = link(group, target, false);
-  const double starts = std::max(clock_.now(), wire_free_at_);
-  wire_free_at_ = starts + injection_time(l, bytes);
-  std::lock_guard lock(files_mutex_);
-  const auto it = windows_.find(win);
-  if (it == windows_.end()) return;
-  it->second.transfers_arrive = std::max(it->second.transfers_arrive, message_arrival(starts, l, bytes));
-}
-
-bool VirtualClockService::fence(MPI_Win win) {
-  Window window;
-  {
-    std::lock_guard lock(files_mutex_);
-    const auto it = windows_.find(win);
-    if (it == windows_.end()) return false;
-    window = it->second;
-    it->second.transfers_arrive = 0;  // the next epoch's start
-  }
-  // The fence ends when the last rank has entered and every transfer of
-  // the epoch has arrived, plus a barrier's cost.
-  if (auto exchange = shadows_.post_entry(window.group, std::max(clock_.now(), window.transfers_arrive))) {
-    collective_completed(exchange.get(), window.group, model::Collective::barrier, 0);
-  }
-  return true;
 }
 
 void VirtualClockService::file_opened(MPI_File fh, MPI_Comm comm) {

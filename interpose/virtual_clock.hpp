@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interpose/active_target_times.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/service.hpp"
 #include "interpose/shadow_comms.hpp"
@@ -129,18 +130,34 @@ class VirtualClockService final : public Service {
   std::shared_ptr<PendingShadows> duplicate_posted(MPI_Comm comm);
   void duplicate_completed(MPI_Comm newcomm, PendingShadows& pending);
   void communicator_freed(MPI_Comm comm);
-  // Windows (MPI_Win_create, ..., collective over `comm`): a duplicate of
-  // `comm`, with its shadow, carries the entries of their fences, which
-  // meet like a barrier over the window's group once every rank's
-  // transfers of the epoch have arrived. A transfer (put, get,
-  // accumulate) leaves on the rank's link as a send does and arrives
-  // latency + bytes / bandwidth later (a get is priced as a put of its
-  // bytes). A fence of a window not seen created returns false: it is not
-  // followed.
+  // Windows (MPI_Win_create, ..., collective over `comm`; virtual_clock_windows.cpp):
+  // a duplicate of `comm`, with its shadow, carries the times of their
+  // synchronization. A transfer (put, get, accumulate) leaves on the rank's
+  // link as a send does and arrives latency + bytes / bandwidth later (a get
+  // is priced as a put of its bytes); the call that ends its epoch waits for
+  // it. Each synchronization call returns false on a window not seen
+  // created: it is not followed.
   void window_created(MPI_Win win, MPI_Comm comm);
   void window_freed(MPI_Win win);
   void window_transfer(MPI_Win win, int target, std::int64_t bytes);
+  bool knows_window(MPI_Win win) const;
+  // A fence meets like a barrier over the window's group once every rank's
+  // transfers of the epoch have arrived.
   bool fence(MPI_Win win);
+  // General active target. MPI_Win_post: the target's time goes to the
+  // origins of `origins`. MPI_Win_start: the post times of `targets` are
+  // awaited. MPI_Win_complete ends no earlier than each target's post plus
+  // the latency, nor before the epoch's transfers have left the link.
+  // MPI_Win_wait (or a test that returned true) ends once each origin's
+  // completion and transfers have arrived.
+  bool window_posted(MPI_Win win, MPI_Group origins);
+  bool window_started(MPI_Win win, MPI_Group targets);
+  bool window_completed(MPI_Win win);
+  bool window_waited(MPI_Win win);
+  // Passive target: the target takes no part. An unlock or flush of
+  // `target` (every target: `every_target`) ends once the transfers to it
+  // have arrived; a local flush (`left_only`) once they have left the link.
+  bool window_flushed(MPI_Win win, int target, bool every_target, bool left_only);
   // Files, for the communicator their collective calls are over.
   void file_opened(MPI_File fh, MPI_Comm comm);
   void file_closed(MPI_File fh);
@@ -161,16 +178,25 @@ class VirtualClockService final : public Service {
   mutable std::mutex files_mutex_;  // files and cached links
   mutable std::unordered_map<MPI_Comm, Link> collective_links_;  // under files_mutex_
   std::unordered_map<MPI_File, MPI_Comm> file_comms_;
-  struct Window {
-    MPI_Comm group = MPI_COMM_NULL;  // a duplicate of the window's communicator
-    double transfers_arrive = 0;     // when the epoch's transfers of this rank have arrived
+  // This rank's transfers of an open epoch to one target of a window.
+  struct Transfers {
+    double leave = 0;   // when they have left the rank's link
+    double arrive = 0;  // when they have arrived
   };
-  std::unordered_map<MPI_Win, Window> windows_;  // under files_mutex_
+  struct Window {
+    MPI_Comm group = MPI_COMM_NULL;                // a duplicate of the window's communicator
+    std::unordered_map<int, Transfers> transfers;  // by target, a rank of `group`
+    std::unique_ptr<ActiveTargetTimes> active;     // the times of its post/start/complete/wait epochs
+  };
+  // The window, or nothing when not seen created (its node stays put until freed).
+  Window* window(MPI_Win win) const;
+  mutable std::unordered_map<MPI_Win, Window> windows_;  // under files_mutex_
   std::atomic<bool> on_{false};
   double fallback_offset_ = 0;
   bool captured_ = false;
   bool capture_virtual_ = false;
   bool carrying_ = false;
+  bool sleep_wait_ = false;  // waits sleep between polls (MHETA_WAIT=sleep)
   double wire_free_at_ = 0;  // when this rank's link has put out every message posted so far
   std::optional<Disk> disk_;  // the emulation's disk; absent: the machine's, measured
   double disk_free_at_ = 0;   // when this rank's emulated disk has served every request issued so far

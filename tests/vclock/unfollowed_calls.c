@@ -1,10 +1,13 @@
 /* Calls the virtual clock does not follow (docs/emulation.md, "Still not
  * followed"), run under it: one-sided puts around a ring in
- * post/start/complete/wait epochs. Rank 0 prints the result (the same with
- * and without the interposer) and, on stderr, pscw_wait_s: the time its
- * clock moved in MPI_Win_complete + MPI_Win_wait while it waited for the
- * last rank, which computes 30 ms before completing its puts (a wait is no
- * compute). Usage: unfollowed_calls */
+ * post/start/complete/wait epochs on a window the clock did not see
+ * created. The program makes it through PMPI_Win_create, past the
+ * interposer, as the large-count MPI_Win_create_c of an MPI that has one
+ * would be. Rank 0 prints the result (the same with and without the
+ * interposer) and, on stderr, pscw_wait_s: the time its clock moved in
+ * MPI_Win_complete + MPI_Win_wait while it waited for the last rank, which
+ * computes 30 ms before completing its puts (a wait is no compute).
+ * Usage: unfollowed_calls */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -14,7 +17,7 @@
 static int one_sided(int rank, int size, double* wait) {
   int slot = -1;
   MPI_Win win;
-  MPI_Win_create(&slot, sizeof slot, sizeof slot, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  PMPI_Win_create(&slot, sizeof slot, sizeof slot, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
   MPI_Group world, from, to;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   const int prev = (rank + size - 1) % size, next = (rank + 1) % size;
