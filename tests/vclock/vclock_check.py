@@ -18,16 +18,19 @@ and exits non-zero with a message when what it checks does not hold.
   link          a rank's link puts its messages out one after another
   reproducible  the same run twice gives the same virtual time
   followed      the calls of followed_calls.c (matched probes, synchronous
-                sends, persistent collectives, MPI_Comm_idup) or of
-                neighbour_calls.c (neighbourhood collectives): the program's
-                results unchanged, each virtual time where the network puts it
+                sends, persistent collectives, MPI_Comm_idup), of
+                neighbour_calls.c (neighbourhood collectives) or of
+                one_sided_calls.c (post/start/complete/wait, lock/unlock,
+                flush): the program's results unchanged, each virtual time
+                where the network puts it
   dynamic       a program spawning a process of itself (dynamic_processes.c):
                 results unchanged under the virtual clock, and when the
                 spawn succeeds the interposer says once that it does not
                 follow it (and the spawned process once that it runs unwatched)
-  unfollowed    one-sided post/start/complete/wait (unfollowed_calls.c):
-                results unchanged, each rank says once that the clock does
-                not follow them, and a wait in one is no compute
+  unfollowed    one-sided post/start/complete/wait on a window the clock
+                did not see created (unfollowed_calls.c): results unchanged,
+                each rank says once that the clock does not follow them, and
+                a wait in one is no compute
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -345,8 +348,8 @@ def main():
                                           "calls", "reproducible", "followed", "dynamic", "unfollowed"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
-    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls or neighbour_calls "
-                        "program; dynamic: "
+    parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls, neighbour_calls "
+                        "or one_sided_calls program; dynamic: "
                         "the dynamic_processes program; unfollowed: the unfollowed_calls program)")
     parser.add_argument("--ranks", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--tolerance", type=float, default=0.15)
