@@ -190,6 +190,10 @@ class VirtualClockService final : public Service {
   };
   // The window, or nothing when not seen created (its node stays put until freed).
   Window* window(MPI_Win win) const;
+  // The latest departure and arrival of this rank's transfers to `target`
+  // (every target: `every_target`) in the window's open epoch, which they
+  // then leave unless `keep`.
+  Transfers end_transfers(Window& w, int target, bool every_target, bool keep);
   mutable std::unordered_map<MPI_Win, Window> windows_;  // under files_mutex_
   std::atomic<bool> on_{false};
   double fallback_offset_ = 0;

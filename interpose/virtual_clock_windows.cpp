@@ -62,6 +62,7 @@ void VirtualClockService::window_transfer(MPI_Win win, int target, std::int64_t 
   const Link l = link(w->group, target, false);
   const double starts = std::max(clock_.now(), wire_free_at_);
   wire_free_at_ = starts + injection_time(l, bytes);
+  std::lock_guard lock(files_mutex_);
   Transfers& to = w->transfers[target];
   to.leave = std::max(to.leave, wire_free_at_);
   to.arrive = std::max(to.arrive, message_arrival(starts, l, bytes));
@@ -72,9 +73,7 @@ bool VirtualClockService::fence(MPI_Win win) {
   if (w == nullptr) return false;
   // The fence ends when the last rank has entered and every transfer of
   // the epoch has arrived, plus a barrier's cost.
-  double entry = clock_.now();
-  for (const auto& [target, to] : w->transfers) entry = std::max(entry, to.arrive);
-  w->transfers.clear();  // the next epoch's start
+  const double entry = std::max(clock_.now(), end_transfers(*w, MPI_PROC_NULL, true, false).arrive);
   if (auto exchange = shadows_.post_entry(w->group, entry)) {
     collective_completed(exchange.get(), w->group, model::Collective::barrier, 0);
   }
@@ -104,19 +103,14 @@ bool VirtualClockService::window_completed(MPI_Win win) {
   if (w == nullptr) return false;
   const std::vector<PostTime> posts = w->active->post_times();
   double done = clock_.now();
-  for (const PostTime& post : posts) {
-    done = std::max(done, post.posted + link(w->group, post.target, true).latency_s);
-    const auto to = w->transfers.find(post.target);
-    if (to != w->transfers.end()) done = std::max(done, to->second.leave);
-  }
-  if (on()) clock_.wait_until(done);
   std::vector<Completion> completions;
   for (const PostTime& post : posts) {
-    const auto to = w->transfers.find(post.target);
-    completions.push_back(
-        {.peer = post.target, .done = clock_.now(), .arrives = to == w->transfers.end() ? 0 : to->second.arrive});
-    if (to != w->transfers.end()) w->transfers.erase(to);
+    const Transfers to = end_transfers(*w, post.target, false, false);
+    done = std::max({done, post.posted + link(w->group, post.target, true).latency_s, to.leave});
+    completions.push_back({.peer = post.target, .done = 0, .arrives = to.arrive});
   }
+  if (on()) clock_.wait_until(done);
+  for (Completion& c : completions) c.done = clock_.now();
   w->active->completed(completions);
   return true;
 }
@@ -138,18 +132,26 @@ bool VirtualClockService::window_waited(MPI_Win win) {
 bool VirtualClockService::window_flushed(MPI_Win win, int target, bool every_target, bool left_only) {
   Window* w = window(win);
   if (w == nullptr) return false;
-  double ends = clock_.now();
-  for (auto it = w->transfers.begin(); it != w->transfers.end();) {
+  // A local flush leaves them in the epoch: the target may not have them yet.
+  const Transfers to = end_transfers(*w, target, every_target, left_only);
+  if (on()) clock_.wait_until(std::max(clock_.now(), left_only ? to.leave : to.arrive));
+  return true;
+}
+
+VirtualClockService::Transfers VirtualClockService::end_transfers(Window& w, int target, bool every_target, bool keep) {
+  // Under the lock: after a fall back, threads calling at once still carry times.
+  std::lock_guard lock(files_mutex_);
+  Transfers latest;
+  for (auto it = w.transfers.begin(); it != w.transfers.end();) {
     if (!every_target && it->first != target) {
       ++it;
       continue;
     }
-    ends = std::max(ends, left_only ? it->second.leave : it->second.arrive);
-    // Complete at the target: the epoch's later calls wait for them no more.
-    it = left_only ? std::next(it) : w->transfers.erase(it);
+    latest.leave = std::max(latest.leave, it->second.leave);
+    latest.arrive = std::max(latest.arrive, it->second.arrive);
+    it = keep ? std::next(it) : w.transfers.erase(it);
   }
-  if (on()) clock_.wait_until(ends);
-  return true;
+  return latest;
 }
 
 }  // namespace mheta::interpose
