@@ -44,6 +44,7 @@ bool seen_by_detection(Fn fn) {
     case Category::send:
     case Category::recv:
     case Category::sendrecv:
+    case Category::isendrecv:
     case Category::isend:
     case Category::irecv:
     case Category::start:

@@ -243,6 +243,14 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   return rc;
 }
 
+// A Sendrecv or an Isendrecv is one call for detection: its two peers and
+// tags in one signature, of its send's size.
+void see_sendrecv(Runtime& rt, Fn fn, const CallInfo& c) {
+  see_call(rt, fn, static_cast<int>(combine(static_cast<std::uint32_t>(c.peer), static_cast<std::uint32_t>(c.peer2))),
+           static_cast<int>(combine(static_cast<std::uint32_t>(c.tag), static_cast<std::uint32_t>(c.tag2))),
+           type_bytes(c.count, c.type));
+}
+
 int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
   const bool following = rt.following();
@@ -267,12 +275,7 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
       rt.timeline().receive_from_nobody();
     }
   }
-  // One call: its two peers and tags in one signature.
-  if (following && rc == MPI_SUCCESS) {
-    see_call(rt, fn, static_cast<int>(combine(static_cast<std::uint32_t>(c.peer), static_cast<std::uint32_t>(c.peer2))),
-             static_cast<int>(combine(static_cast<std::uint32_t>(c.tag), static_cast<std::uint32_t>(c.tag2))),
-             type_bytes(c.count, c.type));
-  }
+  if (following && rc == MPI_SUCCESS) see_sendrecv(rt, fn, c);
   return rc;
 }
 
@@ -469,6 +472,34 @@ void complete_file(Runtime& rt, PendingRequest& p, FileDelay& delay) {
   clock.wait_until(p.posted_at + emulated);
 }
 
+// A followed receive between ranks has completed with `status`: numbered
+// in its channel, recorded while capturing, told to the services. A
+// receive from MPI_PROC_NULL (source < 0) is no message, and a process of
+// another MPI_COMM_WORLD no rank of the profile.
+void record_completed_receive(Runtime& rt, MPI_Comm comm, const MPI_Status& status) {
+  if (status.MPI_SOURCE < 0) return;
+  const int world_peer = world_rank_of(comm, status.MPI_SOURCE);
+  if (world_peer == MPI_UNDEFINED) return;
+  const std::int64_t bytes = received_bytes(&status);
+  const std::int64_t number = rt.channels().next({model::CommKind::recv, world_peer, status.MPI_TAG});
+  if (rt.capturing()) rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status.MPI_TAG), number);
+  rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status.MPI_TAG});
+}
+
+// The message the receive half of an Isendrecv got. MPICH 4.0's status of
+// an Isendrecv does not name it (source 0, tag 0, no elements when both
+// halves are between ranks): a source and tag the call named are taken
+// from the call (its size then is the most the receive could take).
+MPI_Status sendrecv_received(const PendingRequest& p, const MPI_Status* status) {
+  MPI_Status received = status != MPI_STATUS_IGNORE ? *status : MPI_Status{};
+  if (p.recv_peer != MPI_ANY_SOURCE) received.MPI_SOURCE = p.recv_peer;
+  if (p.recv_tag != MPI_ANY_TAG) received.MPI_TAG = p.recv_tag;
+  if (p.recv_peer != MPI_ANY_SOURCE && p.recv_tag != MPI_ANY_TAG) {
+    PMPI_Status_set_elements_x(&received, MPI_BYTE, p.recv_bytes);
+  }
+  return received;
+}
+
 // A followed request has completed with `status`, in a completion call at
 // `at` of the captured timeline.
 void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDelay& delay, Timeline::Place at) {
@@ -486,16 +517,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       if (clock.carrying() && status != MPI_STATUS_IGNORE) {
         t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = *status, .posted_at = p.posted_at});
       }
-      if (p.between && status != MPI_STATUS_IGNORE && status->MPI_SOURCE >= 0) {
-        const int world_peer = world_rank_of(p.comm, status->MPI_SOURCE);
-        if (world_peer == MPI_UNDEFINED) break;  // a process of another MPI_COMM_WORLD: no rank of the profile
-        const std::int64_t bytes = received_bytes(status);
-        const std::int64_t number = rt.channels().next({model::CommKind::recv, world_peer, status->MPI_TAG});
-        if (rt.capturing()) {
-          rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status->MPI_TAG), number);
-        }
-        rt.message({Fn::count_, MessageEvent::Kind::recv_completed, world_peer, bytes, status->MPI_TAG});
-      }
+      if (p.between && status != MPI_STATUS_IGNORE) record_completed_receive(rt, p.comm, *status);
       break;
     case Kind::send:
       if (rt.capturing()) rt.timeline().complete_send(p.sent, at);
@@ -511,18 +533,20 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
         clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
       }
       break;
-    case Kind::sendrecv: {  // the send half's bytes have left
-      clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
-      // MPICH 4.0's status of an Isendrecv does not name the message
-      // received: a source and tag the call named are taken from the call
-      // (its size then is the most the receive could take).
-      MPI_Status received = status != MPI_STATUS_IGNORE ? *status : MPI_Status{};
-      if (p.recv_peer != MPI_ANY_SOURCE) received.MPI_SOURCE = p.recv_peer;
-      if (p.recv_tag != MPI_ANY_TAG) received.MPI_TAG = p.recv_tag;
-      if (p.recv_peer != MPI_ANY_SOURCE && p.recv_tag != MPI_ANY_TAG) {
-        PMPI_Status_set_elements_x(&received, MPI_BYTE, p.recv_bytes);
+    case Kind::sendrecv: {  // both halves, as an Isend's and an Irecv's completions
+      const MPI_Status received = sendrecv_received(p, status);
+      if (clock.carrying()) {  // the send half's bytes have left
+        clock.send_completed(p.comm, p.peer, p.bytes, p.posted_at);
+        t_clock_completions.push_back(
+            {.kind = Kind::recv, .comm = p.comm, .status = received, .posted_at = p.posted_at});
       }
-      t_clock_completions.push_back({.kind = Kind::recv, .comm = p.comm, .status = received, .posted_at = p.posted_at});
+      if (!p.between) break;
+      if (rt.capturing()) rt.timeline().complete_send(p.sent, at);
+      if (p.recv_peer != MPI_PROC_NULL) {
+        record_completed_receive(rt, p.comm, received);
+      } else if (rt.capturing()) {  // MPICH 4.0 leaves the status as it was: no message to read from it
+        rt.timeline().receive_from_nobody();
+      }
       break;
     }
     case Kind::comm_create:
@@ -1068,29 +1092,40 @@ int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 }
 
 // MPI_Isendrecv(_replace): the send time goes ahead; one request completes
-// both halves.
-int handle_isendrecv(Runtime& rt, CallInfo& c, CallRef call) {
+// both halves. The capture records it as them: its send where it is posted,
+// as an Isend's, and its receive where the request completes, as an
+// Irecv's; detection sees one call, as a Sendrecv.
+int handle_isendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
+  const std::int64_t sent_bytes = c.peer == MPI_PROC_NULL ? 0 : type_bytes(c.count, c.type);
   // Both halves complete by one request, timed from when the send's bytes
   // start out; the receive half counts as posted then too, which only a
   // synchronous send it answers would see (a little late while earlier
   // sends still hold the link).
-  const double posted =
-      clock.send_posted(c.comm, c.peer, c.tag, c.peer == MPI_PROC_NULL ? 0 : type_bytes(c.count, c.type));
+  const double posted = clock.send_posted(c.comm, c.peer, c.tag, sent_bytes);
   const int rc = call();
   rt.leave();
-  if (rc != MPI_SUCCESS || !clock.carrying()) return rc;
+  if (rc != MPI_SUCCESS) return rc;
+  const bool following = rt.following();
+  if (following) see_sendrecv(rt, fn, c);
+  const bool between = following && between_ranks(c.comm);
+  if (!between && !clock.carrying()) return rc;
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::sendrecv,
                          .comm = c.comm,
                          .peer = c.peer,
                          .tag = c.tag,
-                         .bytes = c.peer == MPI_PROC_NULL ? 0 : type_bytes(c.count, c.type),
-                         .io = {}};
+                         .bytes = sent_bytes,
+                         .io = {},
+                         .between = between};
   pending.posted_at = posted;
   pending.recv_peer = c.peer2;
   pending.recv_tag = c.tag2;
   pending.recv_bytes = type_bytes(c.count2, c.type2);
+  if (between && c.peer != MPI_PROC_NULL) {
+    pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, sent_bytes, c.tag, true);
+  }
+  if (between && c.peer2 != MPI_PROC_NULL) post_receive(rt, fn, c.peer2, pending.recv_bytes, c.tag2);
   rt.requests().add(*c.request, pending);
   return rc;
 }
@@ -1365,7 +1400,7 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::mrecv:  // never compute; the message's time was taken by its probe
       return handle_probe(rt, fn, c, call);
     case Category::isendrecv:
-      return handle_isendrecv(rt, c, call);
+      return handle_isendrecv(rt, fn, c, call);
     case Category::mprobe:
       return handle_mprobe(rt, fn, c, call);
     case Category::collective_init:

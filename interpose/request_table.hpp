@@ -30,12 +30,14 @@ struct PendingRequest {
   Timeline::IoRef io;           // prefetch; file: when `recorded`
   bool recorded = false;        // file: issued while capturing, its time is in `io`
   bool write = false;           // file: a write
-  bool between = true;          // recv: a message between ranks, recorded while capturing
+  bool between = true;          // recv, sendrecv: a message between ranks, recorded while capturing
   // recv: from MPI_PROC_NULL, followed only so that its completion counts as
   // a receive in the capture (Timeline::receive_from_nobody); no message,
   // and nothing for the virtual clock to wait for.
   bool from_nobody = false;
-  Timeline::CommRef sent{};     // send: as recorded in the capture going on (its completion is recorded with it)
+  // send, sendrecv: as recorded in the capture going on (its completion is
+  // recorded with it).
+  Timeline::CommRef sent{};
   // The virtual clock (virtual_clock.hpp).
   double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue
   bool synchronous = false;                 // send: Issend, Ssend_init (answered by the receive)
