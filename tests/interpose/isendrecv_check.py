@@ -7,8 +7,10 @@ fails, 77 (skipped) on an MPI without MPI_Isendrecv.
 
 The program's halos go up by MPI_Isendrecv (tag 1, one row of n doubles) and
 down by MPI_Isendrecv_replace (tag 2, two rows), the edge ranks sending to
-and receiving from MPI_PROC_NULL. On every rank of the automatically
-captured iteration:
+and receiving from MPI_PROC_NULL; each step's change is reduced with
+MPI_Allreduce, so that an interposer that does not record Isendrecv still
+captures an iteration (of the allreduce alone). On every rank of the
+automatically captured iteration:
   - the sends are exactly one up (but from rank 0) and one down (but from
     the last rank), with their peers, tags and bytes; none to MPI_PROC_NULL;
   - the receives are exactly one from below (but on the last rank) and one
