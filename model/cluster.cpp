@@ -8,7 +8,7 @@
 
 namespace mheta::model {
 
-Link Network::link(int from, int to) const {
+const Link& Network::link(int from, int to) const {
   const auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair{from, to},
                                    [](const LinkException& e, const std::pair<int, int>& key) {
                                      return std::pair{e.from, e.to} < key;
@@ -50,8 +50,47 @@ DiskCosts read_disk(const JsonFields& f, const Json& node, const std::string& pa
   return costs;
 }
 
+// A link's optional measured curve: [{"bytes": n, "s": t}, ...], bytes
+// strictly increasing (an interpolation needs distinct sizes in order).
+void read_link_curve(const JsonFields& f, const Json& object, const std::string& path, Link& link) {
+  const Json* curve = f.optional_member(object, "curve", path);
+  if (curve == nullptr) return;
+  const std::string p = field_path(path, "curve");
+  if (!curve->is_array()) f.fail(p, "must be an array of {\"bytes\", \"s\"} points, got " + describe(*curve));
+  if (curve->size() > static_cast<std::size_t>(kMaxLinkPoints)) {
+    f.fail(p, "has " + std::to_string(curve->size()) + " points, more than the " + std::to_string(kMaxLinkPoints) +
+                  " a link holds");
+  }
+  std::array<LinkPoint, kMaxLinkPoints> points{};
+  for (std::size_t i = 0; i < curve->size(); ++i) {
+    const std::string at = index_path(p, i);
+    if (!(*curve)[i].is_object()) f.fail(at, "must be an object with bytes and s, got " + describe((*curve)[i]));
+    // Whole bytes: a step of at least one byte keeps the slopes, and so
+    // every time, within the limits of docs/formats.md.
+    points[i] = LinkPoint{static_cast<double>(f.integer((*curve)[i], "bytes", at)), f.non_negative((*curve)[i], "s", at)};
+    if (i > 0 && !(points[i].bytes > points[i - 1].bytes)) {
+      f.fail(field_path(at, "bytes"), "must be larger than the point before's " + describe((*curve)[i - 1]["bytes"]));
+    }
+  }
+  link.set_curve(std::span<const LinkPoint>(points.data(), curve->size()));
+}
+
 Link read_link(const JsonFields& f, const Json& object, const std::string& path) {
-  return Link{f.non_negative(object, "latency_s", path), f.non_negative(object, "s_per_byte", path)};
+  Link link{f.non_negative(object, "latency_s", path), f.non_negative(object, "s_per_byte", path)};
+  read_link_curve(f, object, path, link);
+  return link;
+}
+
+// The fields of a link in cluster.json, added to `object`.
+void write_link(const Link& link, Json& object) {
+  object["latency_s"] = link.latency_s;
+  object["s_per_byte"] = link.s_per_byte;
+  if (link.curve_points == 0) return;
+  Json curve = Json::array();
+  for (const LinkPoint& point : link.curve_span()) {
+    curve.push_back({{"bytes", static_cast<std::int64_t>(point.bytes)}, {"s", point.s}});
+  }
+  object["curve"] = curve;
 }
 
 CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::string& path) {
@@ -144,8 +183,9 @@ Json cluster_to_json(const Cluster& cluster) {
   const Network& net = cluster.network;
   Json pairs = Json::array();
   for (const LinkException& e : net.pairs) {
-    pairs.push_back({{"from", e.from}, {"to", e.to}, {"latency_s", e.link.latency_s},
-                     {"s_per_byte", e.link.s_per_byte}});
+    Json pair = {{"from", e.from}, {"to", e.to}};
+    write_link(e.link, pair);
+    pairs.push_back(pair);
   }
   Json curves = Json::object();
   for (int i = 0; i < kCollectiveCount; ++i) {
@@ -158,15 +198,11 @@ Json cluster_to_json(const Cluster& cluster) {
       curve[kCurveTermNames[static_cast<std::size_t>(k)]] = values[static_cast<std::size_t>(k)];
     }
   }
-  return {{"format", kClusterFormat},
-          {"nodes", nodes},
-          {"network",
-           {{"send_overhead_s", net.send_overhead_s},
-            {"recv_overhead_s", net.recv_overhead_s},
-            {"latency_s", net.default_link.latency_s},
-            {"s_per_byte", net.default_link.s_per_byte},
-            {"pairs", pairs},
-            {"collectives", curves}}}};
+  Json network = {{"send_overhead_s", net.send_overhead_s}, {"recv_overhead_s", net.recv_overhead_s}};
+  write_link(net.default_link, network);
+  network["pairs"] = pairs;
+  network["collectives"] = curves;
+  return {{"format", kClusterFormat}, {"nodes", nodes}, {"network", network}};
 }
 
 void write_cluster(const std::filesystem::path& path, const Cluster& cluster) {

@@ -14,6 +14,7 @@
 
 #include "model/collective.hpp"
 #include "model/json_fields.hpp"
+#include "model/link.hpp"
 #include "model/slowdown.hpp"
 
 namespace mheta::model {
@@ -67,12 +68,6 @@ struct Node {
   std::optional<Slowdown> slowdown;
 };
 
-struct Link {
-  double latency_s = 0;   // alpha
-  double s_per_byte = 0;  // beta
-  double seconds(double bytes) const { return latency_s + s_per_byte * bytes; }
-};
-
 struct LinkException {
   int from = 0;
   int to = 0;
@@ -86,7 +81,9 @@ struct Network {
   std::vector<LinkException> pairs;  // sorted by (from, to)
   std::array<std::optional<CollectiveCurve>, kCollectiveCount> collectives;
 
-  Link link(int from, int to) const;
+  // A reference into the cluster: a Link holds its curve, and the model
+  // looks links up while it compiles a profile and reroutes messages.
+  const Link& link(int from, int to) const;
   // The curve of `op`; an op without its own curve borrows the curve of the
   // closest op measured (reduce, scan -> allreduce; gather, scatter ->
   // allgather; bcast -> allreduce; and, for cluster files measured before

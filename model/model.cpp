@@ -353,11 +353,13 @@ void Model::compile_messages() {
       if (op.kind == OpKind::send) {
         sends.push_back(MessageEnd{r, op.index, op.tag, i});
         // LogGP: the sender is busy while the bytes leave (its gap), and the
-        // message arrives the link's latency after that, at the time L + n/B
-        // after the send that the link's cost gives.
-        const Link link = network_.link(r, op.index);
-        op.gap_s = link.s_per_byte * static_cast<double>(op.bytes);
-        base_transfer_s_[static_cast<std::size_t>(i)] = link.latency_s;
+        // message arrives the link's latency after that, at the time
+        // T_{i->j}(n) after the send that the link's cost gives (§4.2.2;
+        // the line L + n/B, or the measured curve).
+        const Link& link = network_.link(r, op.index);
+        const double bytes = static_cast<double>(op.bytes);
+        op.gap_s = link.gap_seconds(bytes);
+        base_transfer_s_[static_cast<std::size_t>(i)] = link.startup_seconds();
       } else if (op.kind == OpKind::recv) {
         recvs.push_back(MessageEnd{op.index, r, op.tag, i});
       }

@@ -44,6 +44,13 @@ for example in ("jacobi-hy1", "rna-pipeline"):
     bad = copy.deepcopy(cluster)
     del bad["nodes"][0]["disk"]["read_s_per_byte"]
     expect(False, cluster_schema, bad, example + "/cluster.json without read_s_per_byte")
+    curved = copy.deepcopy(cluster)
+    curved["network"]["curve"] = [{"bytes": 8, "s": 2.5e-7}, {"bytes": 262144, "s": 5.3e-5}]
+    expect(True, cluster_schema, curved, example + "/cluster.json with a link curve")
+    curved["network"]["curve"][1]["s"] = -1
+    expect(False, cluster_schema, curved, example + "/cluster.json with a negative curve time")
+    del curved["network"]["curve"][1]["s"]
+    expect(False, cluster_schema, curved, example + "/cluster.json with a curve point without s")
     bad = copy.deepcopy(profile)
     bad["format"] = "mheta-profile/2"
     expect(False, profile_schema, bad, example + "/profile.json of another format")
@@ -56,5 +63,5 @@ for example in ("jacobi-hy1", "rna-pipeline"):
 
 for failure in failures:
     print("FAIL " + failure)
-print("%d passed, %d failed" % (2 * 2 + 2 * 5 - len(failures), len(failures)))
+print("%d passed, %d failed" % (2 * 2 + 2 * 8 - len(failures), len(failures)))
 sys.exit(1 if failures else 0)

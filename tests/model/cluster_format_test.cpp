@@ -3,6 +3,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "model/cluster.hpp"
 #include "model/format_error.hpp"
@@ -144,6 +145,86 @@ TEST(ClusterFormat, PairNamingAMissingNode) {
 TEST(ClusterFormat, UnknownCollective) {
   const FormatError e = error_after([](Json& d) { d["network"]["collectives"]["allsort"] = Json::object(); });
   EXPECT_NE(e.reason().find("allsort"), std::string::npos);
+}
+
+// A measured curve on the default link and on a pair: written, read back,
+// and priced from; files without one keep the line.
+Json json_with_link_curves() {
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  c.network.default_link.set_curve(std::vector<LinkPoint>{{8, 2.5e-7}, {4096, 1e-6}, {262144, 5e-5}});
+  Link pair{7e-5, 3e-9};
+  pair.set_curve(std::vector<LinkPoint>{{8, 1e-6}, {64, 2e-6}});
+  c.network.pairs.push_back(LinkException{0, 1, pair});
+  return cluster_to_json(c);
+}
+
+TEST(ClusterFormat, LinkCurvesRoundTrip) {
+  const Json doc = json_with_link_curves();
+  ASSERT_TRUE(doc["network"]["curve"].is_array());
+  EXPECT_EQ(doc["network"]["curve"][1]["bytes"], 4096);
+  EXPECT_DOUBLE_EQ(doc["network"]["curve"][1]["s"].get<double>(), 1e-6);
+  EXPECT_DOUBLE_EQ(doc["network"]["latency_s"].get<double>(), 5e-5);  // the line is kept beside it
+  const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+  const Link& default_link = back.network.link(1, 0);
+  ASSERT_EQ(default_link.curve_points, 3);
+  EXPECT_DOUBLE_EQ(default_link.curve[2].bytes, 262144);
+  EXPECT_DOUBLE_EQ(default_link.s_per_byte, 1e-9);
+  // 2052 B: half-way from 8 B to 4096 B.
+  EXPECT_DOUBLE_EQ(default_link.seconds(2052), 2.5e-7 + 0.5 * 7.5e-7);
+  EXPECT_DOUBLE_EQ(back.network.link(0, 1).seconds(36), 1.5e-6);
+  EXPECT_EQ(cluster_to_json(back), doc);
+}
+
+TEST(ClusterFormat, ALinkWithoutACurveKeepsTheLine) {
+  const Cluster c = parse_cluster(valid_cluster_json().dump(), "cluster.json");
+  EXPECT_EQ(c.network.link(0, 1).curve_points, 0);
+  EXPECT_DOUBLE_EQ(c.network.link(0, 1).seconds(1000), 7e-5 + 3e-9 * 1000);
+  EXPECT_FALSE(cluster_to_json(c)["network"].contains("curve"));
+}
+
+TEST(ClusterFormat, LinkCurveTimesAreMadeNonDecreasingWhenRead) {
+  Json doc = json_with_link_curves();
+  doc["network"]["curve"][1]["s"] = 1e-7;  // below 8 B's 2.5e-7
+  const Cluster c = parse_cluster(doc.dump(), "cluster.json");
+  EXPECT_DOUBLE_EQ(c.network.default_link.curve[1].s, 2.5e-7);
+  EXPECT_DOUBLE_EQ(c.network.default_link.seconds(2052), 2.5e-7);
+}
+
+// The reader's error for a link curve edited by `edit`.
+FormatError curve_error(const std::function<void(Json&)>& edit) {
+  Json doc = json_with_link_curves();
+  edit(doc);
+  try {
+    parse_cluster(doc.dump(), "cluster.json");
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.file(), "cluster.json");
+    return e;
+  }
+  ADD_FAILURE() << "no error for " << doc.dump();
+  return FormatError("", "", "");
+}
+
+TEST(ClusterFormat, MalformedLinkCurvesNameTheField) {
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"] = 5; }).where(), "network.curve");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][0] = 5; }).where(), "network.curve[0]");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][1].erase("bytes"); }).where(), "network.curve[1].bytes");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["pairs"][0]["curve"][1].erase("s"); }).where(),
+            "network.pairs[0].curve[1].s");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][2]["s"] = -1e-6; }).where(), "network.curve[2].s");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][2]["s"] = "NaN"; }).where(), "network.curve[2].s");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][0]["bytes"] = -8; }).where(), "network.curve[0].bytes");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][0]["bytes"] = 7.5; }).where(),
+            "network.curve[0].bytes");
+  const FormatError order = curve_error([](Json& d) { d["network"]["curve"][2]["bytes"] = 4096; });
+  EXPECT_EQ(order.where(), "network.curve[2].bytes");
+  EXPECT_NE(order.reason().find("larger than"), std::string::npos);
+  const FormatError many = curve_error([](Json& d) {
+    Json& curve = d["network"]["curve"];
+    curve = Json::array();
+    for (int i = 0; i <= kMaxLinkPoints; ++i) curve.push_back({{"bytes", 8 << i}, {"s", 1e-6 * (i + 1)}});
+  });
+  EXPECT_EQ(many.where(), "network.curve");
+  EXPECT_NE(many.reason().find("more than the 16"), std::string::npos);
 }
 
 TEST(ClusterFormat, SyntaxErrorGivesLineAndColumn) {

@@ -41,7 +41,9 @@ void expect_no_allocations(const Model& model, Workspace& ws, const std::vector<
   EXPECT_GT(sum, 0);
 }
 
-TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
+// Four ranks sweeping an out-of-core array, exchanging halos with their
+// neighbours, then an allreduce.
+Profile halo_profile() {
   Profile p = testing::empty_profile({10, 10, 10, 10});
   p.variables = {Variable{"A", 100, Access::read_write}};
   for (int r = 0; r < 4; ++r) {
@@ -55,11 +57,37 @@ TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
     s.comm.push_back(testing::collective(Collective::allreduce, 8));
     p.ranks[static_cast<std::size_t>(r)].sections.push_back(s);
   }
+  return p;
+}
+
+const std::vector<std::vector<std::int64_t>> kHaloDistributions = {
+    {10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {0, 20, 0, 20}, {1, 2, 3, 34}};
+
+TEST(HotPath, EvaluationAndBusyTimeAllocateNothingOnceTheWorkspaceIsWarm) {
   Cluster c = testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-9);
   for (Node& n : c.nodes) n.memory_bytes = 1500;
-  const Model model(p, c);
+  const Model model(halo_profile(), c);
   Workspace ws(model);
-  expect_no_allocations(model, ws, {{10, 10, 10, 10}, {40, 0, 0, 0}, {5, 0, 20, 15}, {0, 20, 0, 20}, {1, 2, 3, 34}});
+  expect_no_allocations(model, ws, kHaloDistributions);
+}
+
+// Links with measured curves, copied and interpolated when the messages of
+// empty ranks are rerouted, allocate nothing either.
+TEST(HotPath, LinkCurvesAllocateNothing) {
+  Cluster c = testing::uniform_cluster(4, 1e-6, 1e-6, 1e-5, 1e-9);
+  for (Node& n : c.nodes) n.memory_bytes = 1500;
+  const std::vector<LinkPoint> points{{8, 1e-5}, {64, 1.2e-5}, {512, 2e-5}, {4096, 6e-5}};
+  c.network.default_link.set_curve(points);
+  Link slow{1e-4, 1e-8};
+  slow.set_curve(points);
+  c.network.pairs.push_back(LinkException{0, 2, slow});
+  const Model model(halo_profile(), c);
+  Workspace ws(model);
+  expect_no_allocations(model, ws, kHaloDistributions);
+  const long before = allocations.load();
+  const Link copy = c.network.link(0, 2);
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_DOUBLE_EQ(copy.seconds(288), 1.2e-5 + 0.8e-5 * 224.0 / 448.0);
 }
 
 // Non-blocking sends: their link and completions are replayed, and the

@@ -345,5 +345,24 @@ TEST(LinkCosts, PerPairExceptionsOverrideTheDefault) {
   EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, 0.5 + kSend + 1e-5 * kBytes + 0.01 - (0.3 + kSendQ));
 }
 
+// A link with a measured curve prices the message from it, not from its
+// line: rank 0's 1000 B to rank 1 take 1 ms at 8 B and 5 ms at 4096 B,
+// 1 + 4 * 992/4088 ms at 1000 B; of that, 1 ms (the curve at no bytes)
+// arrives after the sender's gap, the rest is the gap.
+TEST(LinkCosts, ACurvePricesTheMessageFromItsPoints) {
+  Cluster c = testing::uniform_cluster(2, kSend, kRecv, kAlpha, kBeta);
+  Link curved{0.5, 1.0};  // a line far off, so that using it would show
+  curved.set_curve(std::vector<LinkPoint>{{8, 1e-3}, {4096, 5e-3}});
+  c.network.pairs.push_back(LinkException{0, 1, curved});
+  const Model model(exchange_profile(0.5, 0.3), c);
+  const Prediction p = model.first_iteration(std::vector<std::int64_t>{100, 100});
+  const double one_way = 1e-3 + 4e-3 * 992.0 / 4088.0;
+  // Eq 3 with T_{0->1}(q) from the curve: rank 1 waits for rank 0's send
+  // (its O-> plus the whole one-way time) beyond its own compute and O->(q).
+  EXPECT_DOUBLE_EQ(p.ranks[1].wait_s, 0.5 + kSend + one_way - (0.3 + kSendQ));
+  // Rank 0 pays the curve's gap in its send: O-> + (one_way - 1 ms).
+  EXPECT_DOUBLE_EQ(p.ranks[0].comm_s, kSend + (one_way - 1e-3) + kRecv);
+}
+
 }  // namespace
 }  // namespace mheta::model
