@@ -7,8 +7,8 @@ namespace mheta::microbench {
 
 namespace {
 
-// The default link: the mean of the measured pairs; its interval is that of
-// a mean of independent estimates.
+// The default link's line: the mean of the measured pairs; its interval is
+// that of a mean of independent estimates.
 LinearCost mean_link(const std::vector<PairCost>& pairs) {
   LinearCost mean;
   if (pairs.empty()) return mean;
@@ -28,16 +28,43 @@ LinearCost mean_link(const std::vector<PairCost>& pairs) {
   return mean;
 }
 
+// The measured curve over `sizes` (none when the pair's medians were not
+// gathered, as in cluster files assembled by hand).
+void set_curve(model::Link& link, const std::vector<std::int64_t>& sizes, const std::vector<double>& medians) {
+  if (medians.size() != sizes.size() || sizes.empty()) return;
+  std::vector<model::LinkPoint> points;
+  for (std::size_t i = 0; i < sizes.size(); ++i) points.push_back({static_cast<double>(sizes[i]), medians[i]});
+  link.set_curve(points);
+}
+
+// The default link's curve: per size, the median over the pairs of each
+// pair's median. Pairs are measured one at a time, so a load spike slows
+// one pair's turn; the median keeps it out of the link that prices every
+// pair not listed, where a mean would spread it. One pair: its own.
+std::vector<double> median_over_pairs(const std::vector<PairCost>& pairs, std::size_t sizes) {
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < sizes; ++i) {
+    Sample at_size;
+    for (const PairCost& p : pairs) {
+      if (p.medians.size() == sizes) at_size.add(p.medians[i]);
+    }
+    if (at_size.count() == 0) return {};
+    medians.push_back(at_size.median());
+  }
+  return medians;
+}
+
 // JSON cannot hold infinity; an interval that was never established (too
 // few samples) is written as null.
 model::Json finite_or_null(double x) { return std::isfinite(x) ? model::Json(x) : model::Json(nullptr); }
 
 // Both directions of each measured (symmetric) pair, sorted by (from, to),
 // the order Network::pairs and cluster_to_json keep.
-std::vector<std::pair<model::LinkException, LinearCost>> directed_pairs(const std::vector<PairCost>& pairs) {
+std::vector<std::pair<model::LinkException, LinearCost>> directed_pairs(const NetworkResult& network) {
   std::vector<std::pair<model::LinkException, LinearCost>> out;
-  for (const PairCost& p : pairs) {
-    const model::Link link{p.cost.overhead_s, p.cost.s_per_byte};
+  for (const PairCost& p : network.pairs) {
+    model::Link link{p.cost.overhead_s, p.cost.s_per_byte};
+    set_curve(link, network.sizes, p.medians);
     out.push_back({{p.from, p.to, link}, p.cost});
     out.push_back({{p.to, p.from, link}, p.cost});
   }
@@ -65,7 +92,8 @@ model::Cluster cluster_from(const Measurements& m) {
   net.recv_overhead_s = m.network.recv_overhead.median();
   const LinearCost mean = mean_link(m.network.pairs);
   net.default_link = {mean.overhead_s, mean.s_per_byte};
-  for (const auto& [exception, cost] : directed_pairs(m.network.pairs)) net.pairs.push_back(exception);
+  set_curve(net.default_link, m.network.sizes, median_over_pairs(m.network.pairs, m.network.sizes.size()));
+  for (const auto& [exception, cost] : directed_pairs(m.network)) net.pairs.push_back(exception);
   for (std::size_t k = 0; k < m.collectives.curves.size(); ++k) {
     if (m.collectives.curves[k]) net.collectives[k] = m.collectives.curves[k]->curve;
   }
@@ -92,7 +120,7 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
   const LinearCost mean = mean_link(m.network.pairs);
   net["latency_s_ci95"] = finite_or_null(mean.overhead_ci95);
   net["s_per_byte_ci95"] = finite_or_null(mean.s_per_byte_ci95);
-  const auto directed = directed_pairs(m.network.pairs);
+  const auto directed = directed_pairs(m.network);
   for (std::size_t i = 0; i < directed.size(); ++i) {
     net["pairs"][i]["latency_s_ci95"] = finite_or_null(directed[i].second.overhead_ci95);
     net["pairs"][i]["s_per_byte_ci95"] = finite_or_null(directed[i].second.s_per_byte_ci95);
@@ -135,7 +163,10 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
         {"request_bytes", m.disk_setup.sizes},
         {"rounds_per_rank", disk_rounds}}},
       {"network",
-       {{"method", "ping-pong, one pair at a time; one-way time = round trip / 2"},
+       {{"method",
+         "ping-pong, one pair at a time; one-way time = round trip / 2; curve: the median at each size (the default "
+         "link's: the median over the pairs of each pair's median); latency_s and s_per_byte: a line fitted to the "
+         "medians, weighted by their standard errors"},
         {"message_bytes", m.network.sizes},
         {"overhead_message_bytes", 8},
         {"pairs_measured", m.network.pairs.size()},

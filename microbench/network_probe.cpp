@@ -89,7 +89,7 @@ Sample merge_on_root(const Sample& mine, int rank, int size, MPI_Comm comm) {
 
 std::vector<std::int64_t> message_sizes(const Options& options) {
   std::vector<std::int64_t> sizes;
-  for (std::int64_t s = kSmall; s <= options.max_message_bytes; s *= 8) sizes.push_back(s);
+  for (std::int64_t s = kSmall; s <= options.max_message_bytes; s *= 4) sizes.push_back(s);
   return sizes;
 }
 
@@ -133,15 +133,18 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
     if (!more || need[count] == 1) break;
   }
 
-  // Every leader's fits, summed into rank 0 (zeros elsewhere).
-  std::vector<double> fits(4 * count, 0.0);
+  // Every leader's fit and medians, summed into rank 0 (zeros elsewhere).
+  const std::size_t stride = 4 + result.sizes.size();
+  std::vector<double> fits(stride * count, 0.0);
   for (std::size_t p = 0; p < count; ++p) {
     if (rank != pairs[p].first) continue;
+    double* f = &fits[stride * p];
     const LinearCost c = fit_linear_cost(result.sizes, one_way[p]);
-    fits[4 * p + 0] = c.overhead_s;
-    fits[4 * p + 1] = c.s_per_byte;
-    fits[4 * p + 2] = c.overhead_ci95;
-    fits[4 * p + 3] = c.s_per_byte_ci95;
+    f[0] = c.overhead_s;
+    f[1] = c.s_per_byte;
+    f[2] = c.overhead_ci95;
+    f[3] = c.s_per_byte_ci95;
+    for (std::size_t i = 0; i < result.sizes.size(); ++i) f[4 + i] = one_way[p][i].median();
   }
   std::vector<double> summed(rank == 0 ? fits.size() : 0);
   MPI_Reduce(fits.data(), summed.data(), static_cast<int>(fits.size()), MPI_DOUBLE, MPI_SUM, 0, comm);
@@ -149,8 +152,8 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
   result.recv_overhead = merge_on_root(recv_overhead, rank, size, comm);
   if (rank == 0) {
     for (std::size_t p = 0; p < count; ++p) {
-      result.pairs.push_back(
-          {pairs[p].first, pairs[p].second, {summed[4 * p], summed[4 * p + 1], summed[4 * p + 2], summed[4 * p + 3]}});
+      const double* f = &summed[stride * p];
+      result.pairs.push_back({pairs[p].first, pairs[p].second, {f[0], f[1], f[2], f[3]}, {f + 4, f + stride}});
     }
   }
   return result;

@@ -85,6 +85,24 @@ int main(int argc, char** argv) {
   for (const char* key : {"send_overhead_s", "recv_overhead_s", "latency_s", "s_per_byte"}) {
     expect(has_interval(jnet, key), std::string("network.") + key + "_ci95 missing");
   }
+  // Every link carries the medians it was fitted to as its curve: one point
+  // per probed size, sizes strictly increasing from 8 bytes, times that
+  // the reader has made non-decreasing and that are costs (under a second).
+  const auto& sizes = doc["measurement"]["network"]["message_bytes"];
+  const auto expect_curve = [&](const mheta::model::Link& link, const std::string& at) {
+    expect(link.curve_points >= 2 && static_cast<std::size_t>(link.curve_points) == sizes.size(),
+           at + ".curve has " + std::to_string(link.curve_points) + " points, not one per probed size");
+    for (int i = 0; i < link.curve_points; ++i) {
+      const auto& point = link.curve[static_cast<std::size_t>(i)];
+      expect(i == 0 ? point.bytes == 8 : point.bytes > link.curve[static_cast<std::size_t>(i) - 1].bytes,
+             at + ".curve bytes do not increase from 8");
+      expect(point.s > 0 && point.s < 1, at + ".curve[" + std::to_string(i) + "].s is not in (0, 1) s");
+    }
+  };
+  expect_curve(net.default_link, "network");
+  for (std::size_t i = 0; i < net.pairs.size(); ++i) {
+    expect_curve(net.pairs[i].link, "network.pairs[" + std::to_string(i) + "]");
+  }
   expect(static_cast<int>(net.pairs.size()) == ranks * (ranks - 1), "a link for every ordered pair of ranks");
   for (std::size_t i = 0; i < net.pairs.size(); ++i) {
     expect(net.pairs[i].from != net.pairs[i].to, "no link from a rank to itself");

@@ -84,5 +84,42 @@ TEST(ClusterReport, EveryMeasuredFigureHasItsInterval) {
   EXPECT_TRUE(doc["measurement"]["disk"]["page_cache"].is_string());
 }
 
+// Each pair's medians become its link's curve; the default link's curve is,
+// per size, the median of the pairs' medians (not their mean, which pair
+// (0, 2)'s slow 64 B would pull up).
+TEST(ClusterReport, EachLinkCarriesItsMeasuredCurve) {
+  Measurements m = three_ranks();
+  m.network.sizes = {8, 64, 512};
+  m.network.pairs[0].medians = {1e-6, 2e-6, 5e-6};
+  m.network.pairs[1].medians = {3e-6, 9e-6, 6e-6};  // 512 B below 64 B: made 9 us when read
+  m.network.pairs[2].medians = {2e-6, 3e-6, 7e-6};
+  const model::Cluster cluster = cluster_from(m);
+  const model::Link& to_two = cluster.network.link(2, 0);
+  ASSERT_EQ(to_two.curve_points, 3);
+  EXPECT_DOUBLE_EQ(to_two.curve[0].bytes, 8);
+  EXPECT_DOUBLE_EQ(to_two.curve[2].s, 9e-6);
+  EXPECT_DOUBLE_EQ(cluster.network.link(1, 2).seconds(288), 3e-6 + 4e-6 * 224.0 / 448.0);
+  const model::Link& fallback = cluster.network.default_link;
+  ASSERT_EQ(fallback.curve_points, 3);
+  EXPECT_DOUBLE_EQ(fallback.curve[0].s, 2e-6);
+  EXPECT_DOUBLE_EQ(fallback.curve[1].s, 3e-6);
+  EXPECT_DOUBLE_EQ(fallback.curve[2].s, 6e-6);
+  EXPECT_DOUBLE_EQ(fallback.latency_s, 2e-6);  // the line is still the mean of the pairs' fits
+  // Written and read back as the model reads cluster.json.
+  const model::Json doc = cluster_report(Options{}, m);
+  EXPECT_EQ(doc["network"]["pairs"][0]["curve"].size(), 3u);
+  const model::Cluster back = model::parse_cluster(doc.dump(), "report");
+  EXPECT_DOUBLE_EQ(back.network.default_link.seconds(36), 2.5e-6);
+}
+
+TEST(ClusterReport, OnePairsCurveIsTheDefaultLinksToo) {
+  Measurements m = three_ranks();
+  m.network.sizes = {8, 64};
+  m.network.pairs.resize(1);
+  m.network.pairs[0].medians = {1e-6, 4e-6};
+  const model::Cluster cluster = cluster_from(m);
+  EXPECT_DOUBLE_EQ(cluster.network.default_link.seconds(36), 2.5e-6);
+}
+
 }  // namespace
 }  // namespace mheta::microbench
