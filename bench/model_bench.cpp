@@ -45,6 +45,33 @@ void BM_EvaluateDistribution(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateDistribution)->Arg(8)->Arg(64)->Arg(1024)->Arg(8192)->Unit(benchmark::kMicrosecond);
 
+// The same on a cluster whose links carry a measured curve (cluster.json's
+// `curve`, nine sizes as `mheta microbench` probes them): the sends' costs
+// are taken from it when the model is built, so an evaluation should cost
+// what it costs on a line.
+void BM_EvaluateDistributionCurvedLinks(benchmark::State& state) {
+  const int ranks = static_cast<int>(state.range(0));
+  mheta::model::Cluster cluster = mheta::bench::mixed_cluster(ranks);
+  cluster.network.default_link.set_curve(std::vector<mheta::model::LinkPoint>{{8, 6.4e-7},
+                                                                              {32, 6.9e-7},
+                                                                              {128, 8.8e-7},
+                                                                              {512, 9.1e-7},
+                                                                              {2048, 1.2e-6},
+                                                                              {8192, 2.1e-6},
+                                                                              {32768, 2.0e-5},
+                                                                              {131072, 6.9e-5},
+                                                                              {524288, 2.6e-4}});
+  const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), cluster);
+  Workspace ws(model);
+  const auto dists = every_rank_differs(ranks);
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model.iteration_seconds(dists[k], ws));
+    k ^= 1;
+  }
+}
+BENCHMARK(BM_EvaluateDistributionCurvedLinks)->Arg(1024)->Unit(benchmark::kMicrosecond);
+
 // What a search does: distributions that differ from the one before in the
 // rows of two ranks (16 rows moved between neighbours, a different pair each
 // time), so only their costs are recomputed before the replay.
