@@ -2,7 +2,8 @@
 """`mheta microbench --emulate FILE` measures the emulated cluster (docs/microbench.md):
 with the virtual clock, an emulation file whose nodes have cpu_factor 2 gives
 a compute unit twice as long as one of cpu_factor 1, and the emulated
-network's 50 us latency is the latency measured. A bad --clock is one line
+network's 50 us latency is the latency measured, its 50 us + bytes / 117 MB/s
+each point of the link's curve. A bad --clock is one line
 and exit 2 before anything runs.
 
   emulated_rates.py --mheta MHETA --mpiexec MPIEXEC --out DIR [--tolerance 0.35]
@@ -45,6 +46,13 @@ def main():
     within("compute unit, cpu_factor 2 / cpu_factor 1", unit_two / unit_one, 2, args.tolerance)
     within("measured latency under the emulated 50 us network (s)", one["network"]["latency_s"], 50e-6,
            args.tolerance)
+    # The emulated network is linear by construction: the measured curve
+    # follows it at every probed size (a curve of other sizes' times, or of
+    # the wrong unit, does not).
+    for point in one["network"]["curve"]:
+        emulated_s = 50e-6 + point["bytes"] / (NETWORK["bandwidth_MBps"] * 1e6)
+        within("curve at %d bytes under the emulated network (s)" % point["bytes"], point["s"], emulated_s,
+               args.tolerance)
     exit_if_failed()
 
 
