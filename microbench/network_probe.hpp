@@ -3,8 +3,8 @@
 // (t_one_way = alpha + beta*bytes, fitted over a size sweep, MHETA §4.2.2's
 // T_{i->j}), the median one-way time at each size of the sweep (the link's
 // curve, which the model prefers), and the send and receive overheads O->
-// and O<- of a small
-// message. One pair at a time; the other ranks wait without spinning.
+// and O<- of a small message. One pair at a time; the other ranks wait
+// without spinning.
 #include <mpi.h>
 
 #include <cstdint>

@@ -57,6 +57,7 @@ void read_link_curve(const JsonFields& f, const Json& object, const std::string&
   if (curve == nullptr) return;
   const std::string p = field_path(path, "curve");
   if (!curve->is_array()) f.fail(p, "must be an array of {\"bytes\", \"s\"} points, got " + describe(*curve));
+  if (curve->empty()) f.fail(p, "must hold at least one point");
   if (curve->size() > static_cast<std::size_t>(kMaxLinkPoints)) {
     f.fail(p, "has " + std::to_string(curve->size()) + " points, more than the " + std::to_string(kMaxLinkPoints) +
                   " a link holds");
@@ -67,7 +68,8 @@ void read_link_curve(const JsonFields& f, const Json& object, const std::string&
     if (!(*curve)[i].is_object()) f.fail(at, "must be an object with bytes and s, got " + describe((*curve)[i]));
     // Whole bytes: a step of at least one byte keeps the slopes, and so
     // every time, within the limits of docs/formats.md.
-    points[i] = LinkPoint{static_cast<double>(f.integer((*curve)[i], "bytes", at)), f.non_negative((*curve)[i], "s", at)};
+    const auto bytes = static_cast<double>(f.integer((*curve)[i], "bytes", at));
+    points[i] = LinkPoint{bytes, f.non_negative((*curve)[i], "s", at)};
     if (i > 0 && !(points[i].bytes > points[i - 1].bytes)) {
       f.fail(field_path(at, "bytes"), "must be larger than the point before's " + describe((*curve)[i - 1]["bytes"]));
     }

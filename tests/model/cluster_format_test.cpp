@@ -206,6 +206,7 @@ FormatError curve_error(const std::function<void(Json&)>& edit) {
 
 TEST(ClusterFormat, MalformedLinkCurvesNameTheField) {
   EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"] = 5; }).where(), "network.curve");
+  EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"] = Json::array(); }).where(), "network.curve");
   EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][0] = 5; }).where(), "network.curve[0]");
   EXPECT_EQ(curve_error([](Json& d) { d["network"]["curve"][1].erase("bytes"); }).where(), "network.curve[1].bytes");
   EXPECT_EQ(curve_error([](Json& d) { d["network"]["pairs"][0]["curve"][1].erase("s"); }).where(),
