@@ -3,8 +3,12 @@ printed and remembered, the driver goes on to check the rest, and
 `exit_if_failed()` ends it with status 1 so ctest reports every failure of a
 run at once, not only the first; with OUTSIDE_BOUND when the only failures
 are measured figures outside their bounds (check_figure)."""
+import argparse
+import json
+import os
 import subprocess
 import sys
+import tempfile
 
 FAILURES = []
 OUTSIDE = []
@@ -62,3 +66,45 @@ def run_interposed_unchanged(mpiexec, np, lib, program, env):
         sys.exit("FAIL: output changed under the interposer:\n--- plain\n%s--- interposed\n%s" %
                  (plain.stdout, interposed.stdout))
     return interposed
+
+
+def profile_check_parser(description, iterations):
+    """The options of a driver that runs one program under the interposer and
+    checks the profile it writes (the program takes its iteration count
+    first)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mpiexec", required=True)
+    parser.add_argument("--lib", required=True)
+    parser.add_argument("--program", required=True)
+    parser.add_argument("--schema", required=True)
+    parser.add_argument("--np", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=iterations)
+    parser.add_argument("--emulate", help="MHETA_EMULATE for the interposed run (the virtual clock's path)")
+    return parser
+
+
+def interposed_profile(args, program):
+    """Runs `program` as run_interposed_unchanged does, with the profile
+    written to a scratch file (and args.emulate, if given), and returns the
+    profile; ends the driver when none was written, when it does not follow
+    args.schema, or when it has not args.np ranks."""
+    import jsonschema  # only the drivers that check profiles need it
+
+    with open(args.schema) as f:
+        schema = jsonschema.Draft202012Validator(json.load(f))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "profile.json")
+        env = dict(os.environ, MHETA_PROFILE=path)
+        if args.emulate:
+            env["MHETA_EMULATE"] = args.emulate
+        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program, env)
+        if not os.path.exists(path):
+            sys.exit("FAIL: no profile written:\n" + interposed.stderr)
+        with open(path) as f:
+            profile = json.load(f)
+    errors = sorted(schema.iter_errors(profile), key=str)
+    if errors:
+        sys.exit("FAIL: the profile does not follow the schema: %s" % errors[0].message)
+    if len(profile["ranks"]) != args.np:
+        sys.exit("FAIL: the profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
+    return profile

@@ -21,17 +21,12 @@ automatically captured iteration:
   - the output is unchanged and the profile follows
     docs/schemas/profile.schema.json.
 """
-import argparse
-import json
 import os
 import subprocess
 import sys
-import tempfile
-
-import jsonschema
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import check, exit_if_failed, run_interposed_unchanged  # noqa: E402
+from checks import check, exit_if_failed, interposed_profile, profile_check_parser  # noqa: E402
 
 UP, DOWN = 1, 2  # isendrecv_halo.c's tags
 SKIPPED = 77
@@ -76,37 +71,14 @@ def check_rank(r, rank, np, n):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mpiexec", required=True)
-    parser.add_argument("--lib", required=True)
-    parser.add_argument("--program", required=True)
-    parser.add_argument("--schema", required=True)
-    parser.add_argument("--np", type=int, default=3)
-    parser.add_argument("--iterations", type=int, default=200)
+    parser = profile_check_parser(__doc__, 200)
     parser.add_argument("--n", type=int, default=1024, help="doubles a row")
-    parser.add_argument("--emulate", help="MHETA_EMULATE for the interposed run (the virtual clock's path)")
     args = parser.parse_args()
     program = [args.program, str(args.iterations), str(args.n)]
     if subprocess.run([args.mpiexec, "-n", "1"] + program[:1] + ["0", "8"], capture_output=True).returncode == SKIPPED:
         print("skipped: this MPI has no MPI_Isendrecv")
         sys.exit(SKIPPED)
-    with open(args.schema) as f:
-        schema = jsonschema.Draft202012Validator(json.load(f))
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "profile.json")
-        env = dict(os.environ, MHETA_PROFILE=path)
-        if args.emulate:
-            env["MHETA_EMULATE"] = args.emulate
-        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program, env)
-        if not os.path.exists(path):
-            sys.exit("FAIL: no profile written:\n" + interposed.stderr)
-        with open(path) as f:
-            profile = json.load(f)
-    errors = sorted(schema.iter_errors(profile), key=str)
-    if errors:
-        sys.exit("FAIL: the profile does not follow the schema: %s" % errors[0].message)
-    if len(profile["ranks"]) != args.np:
-        sys.exit("FAIL: the profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
+    profile = interposed_profile(args, program)
     for r, rank in enumerate(profile["ranks"]):
         check_rank(r, rank, args.np, args.n)
     exit_if_failed()

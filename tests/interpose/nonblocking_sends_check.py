@@ -15,16 +15,11 @@ On every rank of the automatically captured iteration:
   - the output is unchanged and the profile follows
     docs/schemas/profile.schema.json.
 """
-import argparse
-import json
 import os
 import sys
-import tempfile
-
-import jsonschema
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import run_interposed_unchanged  # noqa: E402
+from checks import interposed_profile, profile_check_parser  # noqa: E402
 
 
 def fail(message):
@@ -55,30 +50,8 @@ def check_nonblocking(r, rank, s, k, op):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mpiexec", required=True)
-    parser.add_argument("--lib", required=True)
-    parser.add_argument("--program", required=True)
-    parser.add_argument("--schema", required=True)
-    parser.add_argument("--np", type=int, default=3)
-    parser.add_argument("--iterations", type=int, default=60)
-    args = parser.parse_args()
-    with open(args.schema) as f:
-        schema = jsonschema.Draft202012Validator(json.load(f))
-    program = [args.program, str(args.iterations)]
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "profile.json")
-        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program,
-                                              dict(os.environ, MHETA_PROFILE=path))
-        if not os.path.exists(path):
-            fail("no profile written:\n" + interposed.stderr)
-        with open(path) as f:
-            profile = json.load(f)
-    errors = sorted(schema.iter_errors(profile), key=str)
-    if errors:
-        fail("the profile does not follow the schema: %s" % errors[0].message)
-    if len(profile["ranks"]) != args.np:
-        fail("the profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
+    args = profile_check_parser(__doc__, 60).parse_args()
+    profile = interposed_profile(args, [args.program, str(args.iterations)])
     for r, rank in enumerate(profile["ranks"]):
         seen = {}
         for s, k, op in sends_of(rank):
