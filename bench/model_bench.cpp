@@ -31,9 +31,9 @@ std::vector<std::vector<std::int64_t>> every_rank_differs(int ranks) {
   return d;
 }
 
-void BM_EvaluateDistribution(benchmark::State& state) {
-  const int ranks = static_cast<int>(state.range(0));
-  const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), mheta::bench::mixed_cluster(ranks));
+// Evaluates two distributions in turn (every rank's rows differ between
+// them) for as long as the benchmark runs.
+void evaluate_in_turn(benchmark::State& state, const Model& model, int ranks) {
   Workspace ws(model);
   const auto dists = every_rank_differs(ranks);
   std::size_t k = 0;
@@ -41,6 +41,12 @@ void BM_EvaluateDistribution(benchmark::State& state) {
     benchmark::DoNotOptimize(model.iteration_seconds(dists[k], ws));
     k ^= 1;
   }
+}
+
+void BM_EvaluateDistribution(benchmark::State& state) {
+  const int ranks = static_cast<int>(state.range(0));
+  const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), mheta::bench::mixed_cluster(ranks));
+  evaluate_in_turn(state, model, ranks);
   state.counters["ranks_x_sections"] = static_cast<double>(ranks * kSections);
 }
 BENCHMARK(BM_EvaluateDistribution)->Arg(8)->Arg(64)->Arg(1024)->Arg(8192)->Unit(benchmark::kMicrosecond);
@@ -62,13 +68,7 @@ void BM_EvaluateDistributionCurvedLinks(benchmark::State& state) {
                                                                               {131072, 6.9e-5},
                                                                               {524288, 2.6e-4}});
   const Model model(mheta::bench::jacobi_like_profile(ranks, 256, kSections), cluster);
-  Workspace ws(model);
-  const auto dists = every_rank_differs(ranks);
-  std::size_t k = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(model.iteration_seconds(dists[k], ws));
-    k ^= 1;
-  }
+  evaluate_in_turn(state, model, ranks);
 }
 BENCHMARK(BM_EvaluateDistributionCurvedLinks)->Arg(1024)->Unit(benchmark::kMicrosecond);
 
