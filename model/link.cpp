@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace mheta::model {
 
 void Link::set_curve(std::span<const LinkPoint> points) {
-  if (points.size() > curve.size()) throw std::length_error("a link's curve holds at most 16 points");
+  if (points.size() > curve.size()) {
+    throw std::length_error("a link's curve holds at most " + std::to_string(kMaxLinkPoints) + " points");
+  }
   curve_points = static_cast<int>(points.size());
   double floor = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
