@@ -205,7 +205,10 @@ void Model::next_iteration_from_tape(Workspace& ws) const {
 // The period from ws.tape: the largest cycle time of any state, or -1 when
 // the policy iteration did not settle within kMaxImprovements. Right after
 // next_iteration_from_tape, whose evaluation of the tape it starts from.
-double Model::cycle_time(Workspace& ws) const {
+// Every policy's cycles are cycles of the system (each step a path through
+// the tape, with its weight), so the largest of their means is never above
+// the period: once it reaches `limit`, that mean is returned as it stands.
+double Model::cycle_time(Workspace& ws, double limit) const {
   const ReplayTape& tape = ws.tape;
   const auto states = static_cast<std::size_t>(tape.states);
   if (tape.value.size() > ws.best_mean.size()) return -1;  // more than a node per op: not this replay's
@@ -230,6 +233,8 @@ double Model::cycle_time(Workspace& ws) const {
   bool indexed = false;
   for (int round = 0; round < kMaxImprovements; ++round) {
     determine_values(ws, tape.states);
+    const double largest = *std::max_element(ws.cycle_mean.begin(), ws.cycle_mean.begin() + tape.states);
+    if (largest >= limit) return largest;
     std::fill(ws.depth.begin(), ws.depth.end(), 0);
     evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, tie, ws.best_mean, ws.best_depth, ws.best_value,
                   ws.best_state);

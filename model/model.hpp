@@ -5,6 +5,7 @@
 // replay: arithmetic over flat arrays, no allocation once a Workspace is warm).
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -107,6 +108,11 @@ class Model {
   // Predicted seconds of one iteration with `rows[i]` rows on rank i.
   // `rows` must have ranks() entries adding up to global_rows().
   double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
+  // The same when it is below `limit`; otherwise some value at least
+  // `limit` (a search that keeps only what beats its best needs no more,
+  // and the period's computation may stop at the first cycle that reaches
+  // it: docs/model.md, "Testing moves against a time").
+  double iteration_seconds_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const;
 
   // The same evaluation, with every rank's breakdown of the iteration as
   // the program repeats it (its total: its time per iteration; in a
@@ -242,11 +248,11 @@ class Model {
   Routes routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
   void replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                         RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape = nullptr) const;
-  double cycle_time(Workspace& ws) const;
+  double cycle_time(Workspace& ws, double limit) const;
   void determine_values(Workspace& ws, int states) const;
   void spread_cycle_times(Workspace& ws, double tie) const;
   void index_users(Workspace& ws) const;
-  double period(std::span<const std::int64_t> rows, Workspace& ws, bool taped) const;
+  double period(std::span<const std::int64_t> rows, Workspace& ws, bool taped, double limit = kNoLimit) const;
   void next_iteration_from_tape(Workspace& ws) const;
   bool steady_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                         Prediction& detail) const;
@@ -254,7 +260,9 @@ class Model {
   double repeated_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                              Prediction* detail) const;
   enum class View { repeated, first, first_timeline };
-  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated) const;
+  double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated,
+                  double limit = kNoLimit) const;
+  static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
   Prediction replay_view(std::span<const std::int64_t> rows, Workspace& ws, View view) const;
 
   int ranks_ = 0;

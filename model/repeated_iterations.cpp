@@ -64,8 +64,9 @@ double Model::common_shift(std::span<const std::int64_t> rows, const Workspace& 
 // everywhere, recorded on ws.tape if `taped`) left the ranks, and left there: the
 // common shift of the first or the second iteration (a program whose
 // iteration ends in a collective), else the cycle time of the tape
-// (cycle_time.cpp); -1 when that does not settle either.
-double Model::period(std::span<const std::int64_t> rows, Workspace& ws, bool taped) const {
+// (cycle_time.cpp); -1 when that does not settle either. From the cycle
+// time, a value at least `limit` may stand for any period that reaches it.
+double Model::period(std::span<const std::int64_t> rows, Workspace& ws, bool taped, double limit) const {
   ws.biased = false;
   std::fill(ws.previous_clock.begin(), ws.previous_clock.end(), 0.0);
   std::fill(ws.previous_link.begin(), ws.previous_link.end(), 0.0);
@@ -78,7 +79,7 @@ double Model::period(std::span<const std::int64_t> rows, Workspace& ws, bool tap
   shift = common_shift(rows, ws);
   ws.clock.swap(ws.previous_clock);
   ws.link.swap(ws.previous_link);
-  return shift >= 0 ? shift : cycle_time(ws);
+  return shift >= 0 ? shift : cycle_time(ws, limit);
 }
 
 // The repeated iteration's terms in one replay, from the biases cycle_time

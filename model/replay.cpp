@@ -541,7 +541,8 @@ int bottleneck_rank(const std::vector<RankBreakdown>& ranks) {
 
 }  // namespace
 
-double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view) const {
+double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view,
+                       double limit) const {
   const bool any_empty = update_costs(rows, ws);
   if (forward_only_ && detail == nullptr) return pipeline_pace(rows, ws, any_empty);
   const Routes routes = routes_for(rows, ws, any_empty);
@@ -561,7 +562,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // carried on is the way there only when that does not settle, and the
   // way to the repeated iteration's terms.
   if (detail == nullptr) {
-    const double exact = period(rows, ws, taped);
+    const double exact = period(rows, ws, taped, limit);
     return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
   }
 
@@ -603,6 +604,11 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
 double Model::iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const {
   check_rows(rows, ranks_, global_rows_);
   return evaluate(rows, workspace, nullptr);
+}
+
+double Model::iteration_seconds_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const {
+  check_rows(rows, ranks_, global_rows_);
+  return evaluate(rows, workspace, nullptr, View::repeated, limit);
 }
 
 Prediction Model::predict(std::span<const std::int64_t> rows) const {

@@ -238,8 +238,9 @@ int refine(Objective& objective, std::vector<std::int64_t> current) {
     std::vector<std::int64_t> best;
     std::vector<std::int64_t> candidate;
     auto consider = [&]() {
-      const double t = objective(candidate);
-      if (t < best_s * (1 - 1e-12)) {
+      const double limit = best_s * (1 - 1e-12);
+      const double t = objective.below(candidate, limit);
+      if (t < limit) {
         best_s = t;
         best = candidate;
       }

@@ -30,6 +30,16 @@ double Objective::operator()(std::span<const std::int64_t> rows) {
   return record(rows, model_.iteration_seconds(rows, workspace_));
 }
 
+double Objective::below(std::span<const std::int64_t> rows, double limit) {
+  if (!bounds_.contains(rows)) return std::numeric_limits<double>::infinity();
+  const double t = model_.iteration_seconds_below(rows, workspace_, limit);
+  if (t < limit) return record(rows, t);
+  // At least the limit, and perhaps only a bound below the period: counted
+  // as an evaluation, never taken for the best.
+  record(rows, std::numeric_limits<double>::infinity());
+  return t;
+}
+
 model::Prediction Objective::predict(std::span<const std::int64_t> rows) {
   model::Prediction p = model_.predict(rows, workspace_);
   record(rows, p.iteration_s);

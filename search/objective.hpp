@@ -29,6 +29,10 @@ class Objective {
 
   // Predicted seconds per iteration; +infinity outside the bounds.
   double operator()(std::span<const std::int64_t> rows);
+  // The same when below `limit`, else some value at least `limit`
+  // (Model::iteration_seconds_below): for a search that keeps a
+  // distribution only when it beats `limit`.
+  double below(std::span<const std::int64_t> rows, double limit);
   // The same evaluation with every rank's breakdown (slower: allocates the breakdown).
   model::Prediction predict(std::span<const std::int64_t> rows);
 
