@@ -54,6 +54,29 @@ void evaluate_tape(const ReplayTape& tape, const std::vector<double>& mean, cons
   }
 }
 
+// The tape evaluated from the states' times `start` alone (every cycle
+// time equal, every depth 0: evaluate_tape's choice is then the later
+// operand): each node's time and the state it comes from. The next
+// iteration's, once per evaluation of a distribution, so it is kept to the
+// two arrays it needs.
+void evaluate_tape_from(const ReplayTape& tape, const std::vector<double>& start, std::vector<double>& best_value,
+                        std::vector<int>& best_state) {
+  for (std::size_t s = 0; s < static_cast<std::size_t>(tape.states); ++s) {
+    best_value[s] = start[s];
+    best_state[s] = static_cast<int>(s);
+  }
+  for (std::size_t n = static_cast<std::size_t>(tape.states); n < tape.value.size(); ++n) {
+    const auto& [a, b] = tape.larger[n - static_cast<std::size_t>(tape.states)];
+    const auto ai = static_cast<std::size_t>(a.node);
+    const auto bi = static_cast<std::size_t>(b.node);
+    const double va = best_value[ai] + a.weight;
+    const double vb = best_value[bi] + b.weight;
+    const bool take_b = vb > va;
+    best_value[n] = take_b ? vb : va;
+    best_state[n] = best_state[take_b ? bi : ai];
+  }
+}
+
 }  // namespace
 
 // The largest cycle time that reaches each state over any number of
@@ -187,13 +210,11 @@ void Model::determine_values(Workspace& ws, int states) const {
 // stand, into them: the tape evaluated, every cycle time 0.
 void Model::next_iteration_from_tape(Workspace& ws) const {
   const ReplayTape& tape = ws.tape;
-  std::fill(ws.cycle_mean.begin(), ws.cycle_mean.end(), 0.0);
-  std::fill(ws.depth.begin(), ws.depth.end(), 0);
   for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
     ws.bias[2 * r] = ws.clock[r];
     ws.bias[2 * r + 1] = ws.link[r];
   }
-  evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, 0, ws.best_mean, ws.best_depth, ws.best_value, ws.best_state);
+  evaluate_tape_from(tape, ws.bias, ws.best_value, ws.best_state);
   for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
     const ReplayTape::Operand& clock = tape.end[2 * r];
     const ReplayTape::Operand& link = tape.end[2 * r + 1];
