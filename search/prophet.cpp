@@ -27,6 +27,8 @@ bool same_node(const model::Node& a, const model::Node& b, double tolerance) {
 // stay neighbours in the 1-D order, as Prophet's placement keeps them).
 using Config = std::vector<int>;
 
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+
 class Selector {
  public:
   Selector(Objective& objective, const model::Cluster& cluster)
@@ -42,12 +44,18 @@ class Selector {
   // costs more per row, one brought in core less) and the decomposition
   // redone, twice. The linearizations can oscillate across an in-core
   // threshold, so every pass is timed and the best kept.
-  double time(const Config& config) {
+  double time(const Config& config) { return time_below(config, kNoLimit); }
+
+  // The same when below `limit`; otherwise some value at least `limit`
+  // (Objective::below), which is all a comparison with a time at most
+  // `limit` needs.
+  double time_below(const Config& config, double limit) {
     bool any = false;
     for (int p : config) any = any || p > 0;
     if (!any) return std::numeric_limits<double>::infinity();
     auto [it, fresh] = memo_.try_emplace(config, Timed{});
-    if (!fresh) return it->second.seconds;
+    // Known exactly, or known to be at least a limit as high as this one.
+    if (!fresh && (it->second.exact || it->second.seconds >= limit)) return it->second.seconds;
     std::vector<char> selected(static_cast<std::size_t>(model_.ranks()), 0);
     for (std::size_t c = 0; c < clusters_.size(); ++c) {
       for (int k = 0; k < config[c]; ++k) selected[static_cast<std::size_t>(clusters_[c][static_cast<std::size_t>(k)])] = 1;
@@ -57,18 +65,28 @@ class Selector {
       if (bounds_.lo[static_cast<std::size_t>(r)] > 0) selected[static_cast<std::size_t>(r)] = 1;
     }
     std::vector<LinearCost> costs = costs_;
-    Timed best{std::numeric_limits<double>::infinity(), {}};
+    Timed best{std::numeric_limits<double>::infinity(), {}, true};
+    double lowest_bound = std::numeric_limits<double>::infinity();
     std::vector<std::int64_t> previous;
     for (int pass = 0; pass < 3; ++pass) {
       const std::vector<double> shares = balanced_shares(costs, selected, static_cast<double>(bounds_.total));
       std::vector<std::int64_t> rows = round_partition(shares, costs, bounds_.total);
       fit_to_bounds(rows, bounds_);
       if (rows == previous) break;
-      const double t = objective_(rows);
-      if (t < best.seconds) best = Timed{t, rows};
+      // A pass matters only if it beats the best pass and the limit.
+      const double below = std::min(limit, best.seconds);
+      const double t = objective_.below(rows, below);
+      if (t < below) {
+        best = Timed{t, rows, true};
+      } else {
+        lowest_bound = std::min(lowest_bound, t);
+      }
       costs = linear_costs(model_, rows, bounds_);
       previous = std::move(rows);
     }
+    // No pass below the limit: the configuration is only known to take at
+    // least the lowest of their bounds.
+    if (!(best.seconds < limit)) best = Timed{std::min(best.seconds, lowest_bound), {}, false};
     it->second = best;
     return best.seconds;
   }
@@ -92,7 +110,9 @@ class Selector {
       Config b = config;
       a[c] = mid;
       b[c] = mid + 1;
-      if (time(a) <= time(b)) {
+      // b's time is needed exactly only when it is below a's.
+      const double a_s = time(a);
+      if (time_below(b, a_s) >= a_s) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -129,6 +149,7 @@ class Selector {
   struct Timed {
     double seconds = 0;
     std::vector<std::int64_t> rows;
+    bool exact = true;  // else `seconds` is only a bound below the time
   };
   std::map<Config, Timed> memo_;
 };
