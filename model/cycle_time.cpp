@@ -20,6 +20,23 @@ namespace {
 // iteration after iteration instead). It takes a handful in practice.
 constexpr int kMaxImprovements = 100;
 
+// The tape's nodes in order, each given to `choose` with its two operands'
+// times (`time` of the operand node plus the costs since) and nodes: every
+// evaluation of the tape below. `time` holds the states' times on entry
+// and gets each node's.
+template <class Choose>
+void for_each_node(const ReplayTape& tape, std::vector<double>& time, Choose choose) {
+  for (std::size_t n = static_cast<std::size_t>(tape.states); n < tape.value.size(); ++n) {
+    const auto& [a, b] = tape.larger[n - static_cast<std::size_t>(tape.states)];
+    const auto ai = static_cast<std::size_t>(a.node);
+    const auto bi = static_cast<std::size_t>(b.node);
+    const double va = time[ai] + a.weight;
+    const double vb = time[bi] + b.weight;
+    const bool take_b = choose(n, ai, bi, va, vb);
+    time[n] = take_b ? vb : va;
+  }
+}
+
 // The tape evaluated for the states' cycle times `mean`, their distances
 // `depth` (in iterations) from a state of that cycle time, and their biases
 // `bias`: at every node, of the states its time can come from, the one with
@@ -36,12 +53,7 @@ void evaluate_tape(const ReplayTape& tape, const std::vector<double>& mean, cons
     best_value[s] = bias[s];
     best_state[s] = static_cast<int>(s);
   }
-  for (std::size_t n = static_cast<std::size_t>(tape.states); n < tape.value.size(); ++n) {
-    const auto& [a, b] = tape.larger[n - static_cast<std::size_t>(tape.states)];
-    const auto ai = static_cast<std::size_t>(a.node);
-    const auto bi = static_cast<std::size_t>(b.node);
-    const double va = best_value[ai] + a.weight;
-    const double vb = best_value[bi] + b.weight;
+  for_each_node(tape, best_value, [&](std::size_t n, std::size_t ai, std::size_t bi, double va, double vb) {
     bool take_b = best_mean[bi] > best_mean[ai] + tie;
     if (!take_b && best_mean[bi] >= best_mean[ai] - tie) {
       take_b = best_depth[bi] < best_depth[ai] || (best_depth[bi] == best_depth[ai] && vb > va);
@@ -49,9 +61,9 @@ void evaluate_tape(const ReplayTape& tape, const std::vector<double>& mean, cons
     const std::size_t from = take_b ? bi : ai;
     best_mean[n] = best_mean[from];
     best_depth[n] = best_depth[from];
-    best_value[n] = take_b ? vb : va;
     best_state[n] = best_state[from];
-  }
+    return take_b;
+  });
 }
 
 // The tape evaluated from the states' times `start` alone (every cycle
@@ -65,16 +77,11 @@ void evaluate_tape_from(const ReplayTape& tape, const std::vector<double>& start
     best_value[s] = start[s];
     best_state[s] = static_cast<int>(s);
   }
-  for (std::size_t n = static_cast<std::size_t>(tape.states); n < tape.value.size(); ++n) {
-    const auto& [a, b] = tape.larger[n - static_cast<std::size_t>(tape.states)];
-    const auto ai = static_cast<std::size_t>(a.node);
-    const auto bi = static_cast<std::size_t>(b.node);
-    const double va = best_value[ai] + a.weight;
-    const double vb = best_value[bi] + b.weight;
+  for_each_node(tape, best_value, [&](std::size_t n, std::size_t ai, std::size_t bi, double va, double vb) {
     const bool take_b = vb > va;
-    best_value[n] = take_b ? vb : va;
     best_state[n] = best_state[take_b ? bi : ai];
-  }
+    return take_b;
+  });
 }
 
 }  // namespace
