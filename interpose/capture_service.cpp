@@ -117,16 +117,20 @@ void CaptureService::on_program_mark(Runtime& rt) {
   rt.enter();
   rt.leave();
   std::lock_guard lock(rt.mutex());
-  if (rt.phase() == Phase::done) {
-    rt.note_iteration_ended();
-    return;
-  }
   if (mode_ == CaptureMode::automatic) {
     // The program marks its iterations: trust the marks over detection, and
     // drop a capture detection started (the marks count from this one).
+    // Also where detection concluded already (on a loop of the program's
+    // setup, say): every rank gathers the profile at the same marked
+    // iteration, so a rank that kept its own capture would leave the others
+    // waiting there for it.
     mode_ = CaptureMode::mark;
     loop_.stop();
     rt.restart_waiting();
+  }
+  if (rt.phase() == Phase::done) {
+    rt.note_iteration_ended();
+    return;
   }
   // Every rank marks the end of the iteration (the program's contract), so
   // the profile is gathered there, where the advisor can use it right away.

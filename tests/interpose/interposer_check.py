@@ -27,6 +27,7 @@ import collections
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -568,6 +569,46 @@ def cmd_run_compute(args):
           (name, args.np, args.preset, " ".join("%.6f" % e for e in expected)))
 
 
+def cmd_setup_then_marks(args):
+    """A program whose ranks but 0 run a long loop of their own before the
+    marked main loop: every rank must take the marks, and the run end with
+    its output unchanged and a profile of the marked iteration."""
+    with tempfile.TemporaryDirectory() as tmp:
+        program = [args.program[0], tmp] + args.program[1:]
+        expected = plain(args, args.np, program).stdout
+        # A slow CPU under the virtual clock: the setup loop's 60 steps take
+        # seconds of virtual time, long enough for detection to conclude on
+        # it, in a fraction of a second of the machine's.
+        emulation = os.path.join(tmp, "slow.json")
+        with open(emulation, "w") as f:
+            json.dump({"format": "mheta-emulation/1", "ranks": [{"cpu_factor": 40}],
+                       "network": {"latency_us": 50, "bandwidth_MBps": 100}}, f)
+        profile_path = os.path.join(tmp, "profile.json")
+        cmd = [args.mheta, "run", "-n", str(args.np), "--emulate", emulation, "--clock", "virtual",
+               "--profile", profile_path, "--"] + program
+        run_ = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            stdout, stderr = run_.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(run_.pid, signal.SIGKILL)  # the launcher and the ranks it started
+            run_.communicate()
+            fail("the run did not end in 120 s (ranks waiting for each other): " + " ".join(cmd))
+        got = subprocess.CompletedProcess(cmd, run_.returncode, stdout, stderr)
+        if got.returncode != 0:
+            fail("%s exited with %d:\n%s" % (" ".join(cmd), got.returncode, got.stderr))
+        if got.stdout != expected:
+            fail("output changed under the interposer:\n%s\nagainst\n%s" % (got.stdout, expected))
+        p = load_profile(profile_path)
+    check_consistent(p)
+    for r, rank in enumerate(p["ranks"]):
+        peers = sorted(c["peer"] for s in rank["sections"] for c in s["comm"])
+        expected_peers = sorted([(r + 1) % args.np, (r - 1) % args.np])
+        if peers != expected_peers:
+            fail("rank %d's captured iteration talks to %s, not its ring neighbours %s (not the marked loop)"
+                 % (r, peers, expected_peers))
+    print("ok: every rank took the marks; the profile is the marked loop's")
+
+
 def cmd_run_errors(args):
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "started")
@@ -677,7 +718,8 @@ def cmd_run_errors(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
-                                          "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute"])
+                                          "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute",
+                                          "setup-then-marks"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -717,7 +759,7 @@ def main():
     args.program = program
     {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
      "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
-     "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app,
+     "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app, "setup-then-marks": cmd_setup_then_marks,
      "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute}[args.check](args)
 
 
