@@ -116,17 +116,26 @@ IterationSource first_source(const Settings& settings) {
 
 }  // namespace
 
-bool gather_and_write_profile(MPI_Comm comm, RankRecord record, const Settings& settings) {
-  int rank = 0;
-  int size = 1;
-  PMPI_Comm_rank(comm, &rank);
-  PMPI_Comm_size(comm, &size);
+void start_profile_gather(MPI_Comm comm, RankRecord record, ProfileGather& g) {
+  g.comm = comm;
+  PMPI_Comm_rank(comm, &g.rank);
+  PMPI_Comm_size(comm, &g.size);
   record.host = host_name();
   record.memory_budget_bytes = memory_budget();
-  const std::string text = rank_record_to_json(record).dump();
-  int length = static_cast<int>(text.size());
-  std::vector<int> lengths(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  PMPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  g.text = rank_record_to_json(record).dump();
+  g.length = static_cast<int>(g.text.size());
+  g.lengths.resize(g.rank == 0 ? static_cast<std::size_t>(g.size) : 0);
+  PMPI_Igather(&g.length, 1, MPI_INT, g.lengths.data(), 1, MPI_INT, 0, comm, &g.lengths_gathered);
+}
+
+bool finish_profile_gather(ProfileGather& g, const Settings& settings) {
+  PMPI_Wait(&g.lengths_gathered, MPI_STATUS_IGNORE);
+  const MPI_Comm comm = g.comm;
+  const int rank = g.rank;
+  const int size = g.size;
+  const std::string& text = g.text;
+  const int length = g.length;
+  const std::vector<int>& lengths = g.lengths;
   std::vector<int> displacements(lengths.size());
   std::string all;
   if (rank == 0) {

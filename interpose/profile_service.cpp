@@ -1,5 +1,9 @@
 #include "interpose/profile_service.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
+#include "interpose/clock.hpp"
 #include "interpose/export.hpp"
 #include "interpose/profile_output.hpp"
 #include "interpose/runtime.hpp"
@@ -8,19 +12,45 @@ namespace mheta::interpose {
 
 namespace {
 std::atomic<const char*> g_written_path{nullptr};
+
+// Whether `request` completes within `seconds`, polled with sleeps (the
+// progress it needs is made by the tests).
+bool wait_for_others(MPI_Request& request, double seconds) {
+  const double deadline = now_s() + seconds;
+  double pause = 2e-6;
+  for (;;) {
+    int done = 0;
+    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return true;
+    if (now_s() >= deadline) return false;
+    sleep_s(pause);
+    pause = std::min(1e-3, pause * 2);
+  }
+}
+
+void warn_once(int rank, double seconds) {
+  std::fprintf(stderr,
+               "mheta interpose: rank %d: the captured iteration ended, and the other ranks have not come to gather "
+               "the profile in %.0f s: every rank must mark its iterations (mheta_mark_iteration(), MPI_Pcontrol) "
+               "at the same points. Going on; the profile is gathered at MPI_Finalize instead\n",
+               rank, seconds);
+}
 }  // namespace
 
 const char* ProfileService::written_path() { return g_written_path.load(std::memory_order_acquire); }
 
 void ProfileService::on_capture_end(Runtime& rt, bool collective_point) {
-  if (collective_point) write_collectively(rt);
+  if (collective_point) write_collectively(rt, true);
 }
 
 void ProfileService::on_finish(Runtime& rt) {
-  if (!tried_) write_collectively(rt);
+  if (gather_) {
+    finish_gather(rt);
+  } else if (!tried_) {
+    write_collectively(rt, false);
+  }
 }
 
-void ProfileService::write_collectively(Runtime& rt) {
+void ProfileService::write_collectively(Runtime& rt, bool bounded) {
   if (tried_ || rt.private_comm() == MPI_COMM_NULL) return;
   tried_ = true;
   RankRecord record;
@@ -38,9 +68,21 @@ void ProfileService::write_collectively(Runtime& rt) {
   record.compute_without_loop_s = rt.loop_times().compute_without_loop_s;
   record.virtual_clock = rt.clock().timed_capture();
   record.slowdown = {rt.compute_factor(), rt.file_io_factor()};
-  if (gather_and_write_profile(rt.private_comm(), record, rt.settings())) {
+  gather_ = std::make_unique<ProfileGather>();
+  start_profile_gather(rt.private_comm(), record, *gather_);
+  if (bounded && !wait_for_others(gather_->lengths_gathered, static_cast<double>(rt.settings().gather_wait_s))) {
+    warn_once(rt.world_rank(), static_cast<double>(rt.settings().gather_wait_s));
+    rt.leave();
+    return;  // the gather ends at MPI_Finalize
+  }
+  finish_gather(rt);
+}
+
+void ProfileService::finish_gather(Runtime& rt) {
+  if (finish_profile_gather(*gather_, rt.settings())) {
     g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);
   }
+  gather_.reset();
   rt.leave();  // waiting for the other ranks and writing is no compute of the program
 }
 

@@ -3,7 +3,14 @@
 // to rank 0 and written as profile.json (profile_output.hpp) where the
 // capture ends at a point every rank reaches, else at MPI_Finalize. The
 // program learns where through mheta_profile_written() (<mheta/interposer.h>).
+// A rank waits at that point at most MHETA_GATHER_WAIT seconds for the
+// others (a program that marks its iterations on some ranks only would
+// otherwise never go on); then it says so, goes on, and the gather ends at
+// MPI_Finalize, where every rank joins it.
 #include <atomic>
+#include <memory>
+
+#include "interpose/profile_output.hpp"
 
 #include "interpose/service.hpp"
 
@@ -19,8 +26,10 @@ class ProfileService final : public Service {
   static const char* written_path();
 
  private:
-  void write_collectively(Runtime& rt);
+  void write_collectively(Runtime& rt, bool bounded);
+  void finish_gather(Runtime& rt);
   bool tried_ = false;
+  std::unique_ptr<ProfileGather> gather_;  // started, not finished
 };
 
 }  // namespace mheta::interpose

@@ -122,6 +122,7 @@ Settings read_settings(int rank) {
   read_positive(rank, env::kRows, "ignored", s.global_rows);
   if (const char* d = set_value(env::kDist)) s.dist_path = d;
   read_positive(rank, env::kIterations, "counting the iterations instead", s.stated_iterations);
+  read_positive(rank, env::kGatherWait, "waiting 60 s", s.gather_wait_s);
   if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
   if (const char* a = set_value(env::kAccounting)) s.accounting_path = a;
   if (const char* c = set_value(env::kAccountingCall)) {

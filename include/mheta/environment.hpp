@@ -22,6 +22,10 @@ inline constexpr const char* kEmulate = "MHETA_EMULATE";
 inline constexpr const char* kWait = "MHETA_WAIT";
 // The emulated run's clock: "virtual" (the default when emulating) or "wall".
 inline constexpr const char* kClock = "MHETA_CLOCK";
+// Seconds a rank waits for the others where its capture ends mid-run (a
+// mark, MPI_Pcontrol(0)) before it goes on and the profile is gathered at
+// MPI_Finalize instead.
+inline constexpr const char* kGatherWait = "MHETA_GATHER_WAIT";
 // Where the accounting service writes every iteration's compute, I/O,
 // communication and waiting per rank (unset: no accounting).
 inline constexpr const char* kAccounting = "MHETA_ACCOUNTING";
@@ -54,6 +58,7 @@ inline constexpr std::int64_t kDefaultCaptureIteration = 2;  // 1-based: an iter
 inline constexpr const char* kDefaultProfile = "mheta-profile.json";
 inline constexpr std::string_view kDefaultWait = "spin";  // sleep when emulating
 inline constexpr std::string_view kDefaultClock = "wall";  // virtual when emulating
+inline constexpr std::int64_t kDefaultGatherWait = 60;
 
 struct Variable {
   std::string_view name;
@@ -72,6 +77,7 @@ inline constexpr auto kAll = std::to_array<Variable>({
     {kEmulate, ""},
     {kWait, kDefaultWait},
     {kClock, kDefaultClock},
+    {kGatherWait, "60"},
     {kAccounting, ""},
     {kAccountingCall, ""},
     {kMemoryBytes, ""},

@@ -569,6 +569,42 @@ def cmd_run_compute(args):
           (name, args.np, args.preset, " ".join("%.6f" % e for e in expected)))
 
 
+def run_bounded(cmd, seconds, env=None):
+    """cmd's result, or a failure when it has not ended in `seconds` (its
+    launcher and the ranks it started are killed then)."""
+    merged = dict(os.environ)
+    merged.update(env or {})
+    process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=merged)
+    try:
+        stdout, stderr = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        fail("the run did not end in %d s (ranks waiting for each other): %s" % (seconds, " ".join(cmd)))
+    if process.returncode != 0:
+        fail("%s exited with %d:\n%s" % (" ".join(cmd), process.returncode, stderr))
+    return subprocess.CompletedProcess(cmd, process.returncode, stdout, stderr)
+
+
+def cmd_marks_on_one_rank(args):
+    """A program that marks on rank 0 only: rank 0 waits MHETA_GATHER_WAIT
+    seconds at its capture's end, says so, and the run ends with its output
+    unchanged and a profile gathered at MPI_Finalize."""
+    with tempfile.TemporaryDirectory() as tmp:
+        expected = plain(args, args.np, args.program).stdout
+        profile_path = os.path.join(tmp, "profile.json")
+        got = run_bounded([args.mheta, "run", "-n", str(args.np), "--profile", profile_path, "--"] + args.program,
+                          120, {"MHETA_GATHER_WAIT": "2"})
+        if got.stdout != expected:
+            fail("output changed under the interposer:\n%s\nagainst\n%s" % (got.stdout, expected))
+        said = [line for line in got.stderr.splitlines() if "gathered at MPI_Finalize instead" in line]
+        if len(said) != 1 or "rank 0" not in said[0]:
+            fail("expected rank 0 to say once that it went on without the others; stderr:\n" + got.stderr)
+        load_profile(profile_path)
+    print("ok: the run ended, its output unchanged, rank 0 said why it went on, the profile was written")
+
+
 def cmd_setup_then_marks(args):
     """A program whose ranks but 0 run a long loop of their own before the
     marked main loop: every rank must take the marks, and the run end with
@@ -584,18 +620,8 @@ def cmd_setup_then_marks(args):
             json.dump({"format": "mheta-emulation/1", "ranks": [{"cpu_factor": 40}],
                        "network": {"latency_us": 50, "bandwidth_MBps": 100}}, f)
         profile_path = os.path.join(tmp, "profile.json")
-        cmd = [args.mheta, "run", "-n", str(args.np), "--emulate", emulation, "--clock", "virtual",
-               "--profile", profile_path, "--"] + program
-        run_ = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        try:
-            stdout, stderr = run_.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            os.killpg(run_.pid, signal.SIGKILL)  # the launcher and the ranks it started
-            run_.communicate()
-            fail("the run did not end in 120 s (ranks waiting for each other): " + " ".join(cmd))
-        got = subprocess.CompletedProcess(cmd, run_.returncode, stdout, stderr)
-        if got.returncode != 0:
-            fail("%s exited with %d:\n%s" % (" ".join(cmd), got.returncode, got.stderr))
+        got = run_bounded([args.mheta, "run", "-n", str(args.np), "--emulate", emulation, "--clock", "virtual",
+                           "--profile", profile_path, "--"] + program, 120)
         if got.stdout != expected:
             fail("output changed under the interposer:\n%s\nagainst\n%s" % (got.stdout, expected))
         p = load_profile(profile_path)
@@ -719,7 +745,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
                                           "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute",
-                                          "setup-then-marks"])
+                                          "setup-then-marks", "marks-on-one-rank"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -760,6 +786,7 @@ def main():
     {"unchanged": cmd_unchanged, "capture-io": cmd_capture_io, "emulation": cmd_emulation,
      "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
      "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app, "setup-then-marks": cmd_setup_then_marks,
+     "marks-on-one-rank": cmd_marks_on_one_rank,
      "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute}[args.check](args)
 
 
