@@ -81,7 +81,7 @@ class Selector {
       } else {
         lowest_bound = std::min(lowest_bound, t);
       }
-      costs = linear_costs(model_, rows, bounds_);
+      costs = linear_costs(model_, rows, bounds_, selected);
       previous = std::move(rows);
     }
     // No pass below the limit: the configuration is only known to take at
@@ -165,13 +165,14 @@ std::string describe(const Config& config, const std::vector<std::vector<int>>& 
 }  // namespace
 
 std::vector<LinearCost> linear_costs(const model::Model& model, std::span<const std::int64_t> rows,
-                                     const RowBounds& bounds) {
+                                     const RowBounds& bounds, std::span<const char> selected) {
   std::vector<LinearCost> costs;
   std::int64_t first = 0;
   for (int r = 0; r < model.ranks(); ++r) {
     const auto i = static_cast<std::size_t>(r);
-    if (bounds.hi[i] == 0) {
+    if (bounds.hi[i] == 0 || (!selected.empty() && !selected[i])) {
       costs.push_back(LinearCost{0, 0});
+      first += rows[i];
       continue;
     }
     const std::int64_t at = std::min(std::max<std::int64_t>(rows[i], 2), model.global_rows());

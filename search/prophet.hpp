@@ -18,9 +18,11 @@ namespace mheta::search {
 // x_i and y_i of every rank, as the secant of its busy time (compute, I/O,
 // message overheads; rank_busy_seconds) between rows/2 and rows: y_i is the
 // compute per row plus the I/O per row when `rows` is out of core, x_i the
-// fixed per-iteration costs. Ranks that may own no rows get y = 0.
+// fixed per-iteration costs. Ranks that may own no rows get y = 0, and so
+// do the ranks `selected` leaves out when given (a decomposition over the
+// selected ranks reads only theirs).
 std::vector<LinearCost> linear_costs(const model::Model& model, std::span<const std::int64_t> rows,
-                                     const RowBounds& bounds);
+                                     const RowBounds& bounds, std::span<const char> selected = {});
 
 // Ranks of identical nodes: equal node parameters in cluster.json and equal
 // per-row costs y_i within a relative `tolerance`. Clusters in order of their
