@@ -9,6 +9,7 @@
 // evaluations of the tape do here.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/model.hpp"
 
@@ -261,7 +262,10 @@ double Model::cycle_time(Workspace& ws, double limit) const {
   bool indexed = false;
   for (int round = 0; round < kMaxImprovements; ++round) {
     determine_values(ws, tape.states);
-    const double largest = *std::max_element(ws.cycle_mean.begin(), ws.cycle_mean.begin() + tape.states);
+    // The largest mean of the policy's cycles: determine_values left a state
+    // of each in ws.order, and every other state has the mean of its cycle.
+    double largest = -std::numeric_limits<double>::infinity();
+    for (int s : ws.order) largest = std::max(largest, ws.cycle_mean[static_cast<std::size_t>(s)]);
     if (largest >= limit) return largest;
     std::fill(ws.depth.begin(), ws.depth.end(), 0);
     evaluate_tape(tape, ws.cycle_mean, ws.depth, ws.bias, tie, ws.best_mean, ws.best_depth, ws.best_value,
@@ -298,7 +302,7 @@ double Model::cycle_time(Workspace& ws, double limit) const {
     }
     if (improved) continue;
     ws.biased = true;
-    return std::max(0.0, *std::max_element(ws.cycle_mean.begin(), ws.cycle_mean.begin() + tape.states));
+    return std::max(0.0, largest);
   }
   return -1;
 }

@@ -107,12 +107,15 @@ class Model {
 
   // Predicted seconds of one iteration with `rows[i]` rows on rank i.
   // `rows` must have ranks() entries adding up to global_rows().
-  double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const;
+  double iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const {
+    return iteration_seconds_below(rows, workspace, kNoLimit);
+  }
   // The same when it is below `limit`; otherwise some value at least
   // `limit` (a search that keeps only what beats its best needs no more,
   // and the period's computation may stop at the first cycle that reaches
-  // it: docs/model.md, "Testing moves against a time").
+  // it: docs/model.md, "The period", "Testing moves against a time").
   double iteration_seconds_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const;
+  static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
   // The same evaluation, with every rank's breakdown of the iteration as
   // the program repeats it (its total: its time per iteration; in a
@@ -262,7 +265,6 @@ class Model {
   enum class View { repeated, first, first_timeline };
   double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated,
                   double limit = kNoLimit) const;
-  static constexpr double kNoLimit = std::numeric_limits<double>::infinity();
   Prediction replay_view(std::span<const std::int64_t> rows, Workspace& ws, View view) const;
 
   int ranks_ = 0;

@@ -601,11 +601,6 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   return detail->iteration_s;
 }
 
-double Model::iteration_seconds(std::span<const std::int64_t> rows, Workspace& workspace) const {
-  check_rows(rows, ranks_, global_rows_);
-  return evaluate(rows, workspace, nullptr);
-}
-
 double Model::iteration_seconds_below(std::span<const std::int64_t> rows, Workspace& workspace, double limit) const {
   check_rows(rows, ranks_, global_rows_);
   return evaluate(rows, workspace, nullptr, View::repeated, limit);

@@ -26,8 +26,7 @@ double Objective::elapsed_seconds() const {
 }
 
 double Objective::operator()(std::span<const std::int64_t> rows) {
-  if (!bounds_.contains(rows)) return std::numeric_limits<double>::infinity();
-  return record(rows, model_.iteration_seconds(rows, workspace_));
+  return below(rows, model::Model::kNoLimit);
 }
 
 double Objective::below(std::span<const std::int64_t> rows, double limit) {

@@ -27,8 +27,6 @@ bool same_node(const model::Node& a, const model::Node& b, double tolerance) {
 // stay neighbours in the 1-D order, as Prophet's placement keeps them).
 using Config = std::vector<int>;
 
-constexpr double kNoLimit = std::numeric_limits<double>::infinity();
-
 class Selector {
  public:
   Selector(Objective& objective, const model::Cluster& cluster)
@@ -44,7 +42,7 @@ class Selector {
   // costs more per row, one brought in core less) and the decomposition
   // redone, twice. The linearizations can oscillate across an in-core
   // threshold, so every pass is timed and the best kept.
-  double time(const Config& config) { return time_below(config, kNoLimit); }
+  double time(const Config& config) { return time_below(config, model::Model::kNoLimit); }
 
   // The same when below `limit`; otherwise some value at least `limit`
   // (Objective::below), which is all a comparison with a time at most
@@ -84,9 +82,9 @@ class Selector {
       costs = linear_costs(model_, rows, bounds_, selected);
       previous = std::move(rows);
     }
-    // No pass below the limit: the configuration is only known to take at
-    // least the lowest of their bounds.
-    if (!(best.seconds < limit)) best = Timed{std::min(best.seconds, lowest_bound), {}, false};
+    // No pass below a finite limit: the configuration is only known to take
+    // at least the lowest of their bounds.
+    if (best.seconds >= limit && limit < model::Model::kNoLimit) best = Timed{lowest_bound, {}, false};
     it->second = best;
     return best.seconds;
   }
