@@ -533,7 +533,11 @@ int bottleneck_rank(const std::vector<RankBreakdown>& ranks) {
   for (std::size_t r = 0; r < ranks.size(); ++r) {
     const RankBreakdown& b = ranks[r];
     if (b.total_s < longest * (1 - 1e-12)) continue;
-    if (!found || b.wait_s < ranks[static_cast<std::size_t>(bottleneck)].wait_s) bottleneck = static_cast<int>(r);
+    // Waits within rounding of each other are a tie, which the lowest rank
+    // wins whatever the last bits.
+    if (!found || b.wait_s < ranks[static_cast<std::size_t>(bottleneck)].wait_s - 1e-12 * longest) {
+      bottleneck = static_cast<int>(r);
+    }
     found = true;
   }
   return bottleneck;

@@ -132,10 +132,16 @@ Candidates candidates(const model::Prediction& p, const std::vector<std::int64_t
     }
     return c;
   }
-  auto busy = [&](int r) {
+  // Each rank's busy time in steps of a billionth of the iteration: ranks
+  // alike (a cluster's identical nodes) differ only in the last bits, and
+  // those must not decide which of them is tried first (the lowest does).
+  const double step = std::max(p.iteration_s, 1e-300) * 1e-9;
+  std::vector<double> busy_steps(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
     const model::RankBreakdown& b = p.ranks[static_cast<std::size_t>(r)];
-    return b.total_s - b.wait_s;
-  };
+    busy_steps[static_cast<std::size_t>(r)] = std::round((b.total_s - b.wait_s) / step);
+  }
+  auto busy = [&](int r) { return busy_steps[static_cast<std::size_t>(r)]; };
   int busiest = 0;
   for (int r = 1; r < n; ++r) {
     if (busy(r) > busy(busiest)) busiest = r;
@@ -149,7 +155,7 @@ Candidates candidates(const model::Prediction& p, const std::vector<std::int64_t
   for (int r = 0; r < n; ++r) {
     if (bounds.hi[static_cast<std::size_t>(r)] > current[static_cast<std::size_t>(r)]) by_busy.push_back(r);
   }
-  std::sort(by_busy.begin(), by_busy.end(), [&](int a, int b) { return busy(a) < busy(b); });
+  std::stable_sort(by_busy.begin(), by_busy.end(), [&](int a, int b) { return busy(a) < busy(b); });
   int owning = 0;
   bool empty_taken = false;
   for (int r : by_busy) {

@@ -9,6 +9,12 @@ namespace mheta::search {
 
 namespace {
 
+// Whether time `t` beats `than` by more than rounding: configurations
+// whose times differ in the last bits (sums of the same costs in another
+// order, as when the bottleneck is elsewhere) are ties, and a tie keeps
+// what the search had, whatever the rounding.
+bool faster(double t, double than) { return t < than * (1 - 1e-12); }
+
 bool close(double a, double b, double tolerance) {
   return std::abs(a - b) <= tolerance * std::max({std::abs(a), std::abs(b), 1e-300});
 }
@@ -110,7 +116,8 @@ class Selector {
       b[c] = mid + 1;
       // b's time is needed exactly only when it is below a's.
       const double a_s = time(a);
-      if (time_below(b, a_s) >= a_s) {
+      const double limit = a_s * (1 - 1e-12);
+      if (!faster(time_below(b, limit), a_s)) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -241,7 +248,7 @@ std::string prophet_partition(Objective& objective, const model::Cluster& cluste
       best = candidate;
       continue;
     }
-    if (cost < min_cost) {
+    if (faster(cost, min_cost)) {
       min_cost = cost;
       best = candidate;
     }
@@ -257,11 +264,11 @@ std::string prophet_partition(Objective& objective, const model::Cluster& cluste
       ++trade[c];
       --trade[k];
       const double t = selector.time(trade);
-      if (t < min_cost) {
+      if (faster(t, min_cost)) {
         min_cost = t;
         best = trade;
       }
-      if (t < min_phase2) {
+      if (faster(t, min_phase2)) {
         min_phase2 = t;
       } else {
         break;
