@@ -446,6 +446,13 @@ Workspace::Workspace(const Model& model)
       link_node(static_cast<std::size_t>(model.ranks_)),
       sent_node(model.ops_.size()),
       collective_node(model.collective_ops_.size()),
+      clock_weight(static_cast<std::size_t>(model.ranks_)),
+      link_weight(static_cast<std::size_t>(model.ranks_)),
+      sent_weight(model.ops_.size()),
+      collective_weight(model.collective_ops_.size()),
+      collective_first(model.collective_ops_.size()),
+      weight_slot(model.ops_.size(), -1),
+      taped_empty(static_cast<std::size_t>(model.ranks_)),
       policy(2 * static_cast<std::size_t>(model.ranks_)),
       policy_weight(2 * static_cast<std::size_t>(model.ranks_)),
       cycle_mean(2 * static_cast<std::size_t>(model.ranks_)),
@@ -468,6 +475,7 @@ Workspace::Workspace(const Model& model)
   tape.value.reserve(nodes);
   tape.larger.reserve(nodes);
   tape.end.reserve(2 * static_cast<std::size_t>(model.ranks_));
+  recosted.reserve(static_cast<std::size_t>(model.ranks_));
   const std::size_t states = 2 * static_cast<std::size_t>(model.ranks_);
   depth.resize(states);
   reached_mean.resize(states);

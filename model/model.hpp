@@ -251,6 +251,10 @@ class Model {
   Routes routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
   void replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                         RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape = nullptr) const;
+  void reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const;
+  bool tape_fits(std::span<const std::int64_t> rows, const Workspace& ws) const;
+  void first_iteration_on_tape(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const;
+  void clock_from_tape(Workspace& ws) const;
   double cycle_time(Workspace& ws, double limit) const;
   void determine_values(Workspace& ws, int states) const;
   void spread_cycle_times(Workspace& ws, double tie) const;
@@ -331,6 +335,7 @@ class Workspace {
   std::vector<double> scale;
   std::vector<double> op_seconds;  // per op: the rank's own time (block: T_tau; send: O-> and disk)
   std::vector<double> busy;        // per rank, in a pipeline: its own time of the iteration (own_time)
+  std::vector<int> recosted;       // the ranks whose costs the last update_costs recomputed
   std::vector<double> collective_cost;  // per collective sequence number, for the rows evaluated
   // The replay.
   std::vector<double> clock;
@@ -362,6 +367,18 @@ class Workspace {
   std::vector<int> link_node;
   std::vector<int> sent_node;
   std::vector<int> collective_node;
+  // ... and the costs added since that node (per rank, per send, per
+  // collective), and per op the side of the maximum its rank's clock
+  // weight went to (-1: none), for re-weighting the tape
+  // (Model::reweight_rank); per collective the op of the first to arrive.
+  std::vector<double> clock_weight;
+  std::vector<double> link_weight;
+  std::vector<double> sent_weight;
+  std::vector<double> collective_weight;
+  std::vector<int> collective_first;
+  std::vector<int> weight_slot;
+  std::vector<char> taped_empty;  // per rank: owned no rows when the tape was recorded
+  bool tape_fits = false;         // the tape holds a whole recorded iteration
   // The period from the tape (cycle_time.cpp), per state: the state its
   // time comes from and the weight of that edge (the policy), its cycle
   // time and bias, and the best of the sources the tape's evaluation found.

@@ -247,9 +247,13 @@ bool Model::update_costs(std::span<const std::int64_t> rows, Workspace& ws) cons
   const bool weighted = !row_weight_prefix_.empty();
   std::int64_t first = 0;
   bool any_empty = false;
+  ws.recosted.clear();
   for (int r = 0; r < ranks_; ++r) {
     const auto ri = static_cast<std::size_t>(r);
-    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) cost_rank(r, first, rows[ri], ws);
+    if (ws.costed_rows[ri] != rows[ri] || (weighted && ws.costed_first[ri] != first)) {
+      cost_rank(r, first, rows[ri], ws);
+      ws.recosted.push_back(r);
+    }
     first += rows[ri];
     any_empty = any_empty || rows[ri] == 0;
   }
@@ -355,12 +359,16 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
   if (tape != nullptr) {
+    ws.tape_fits = false;  // until the replay has recorded all of it
     tape->restart(ws.clock, ws.link);
+    std::fill(ws.weight_slot.begin(), ws.weight_slot.end(), -1);
     for (int r = 0; r < ranks_; ++r) {
       ws.clock_node[static_cast<std::size_t>(r)] = 2 * r;
       ws.link_node[static_cast<std::size_t>(r)] = 2 * r + 1;
     }
   }
+  std::fill(ws.clock_weight.begin(), ws.clock_weight.end(), 0.0);
+  std::fill(ws.link_weight.begin(), ws.link_weight.end(), 0.0);
 
   int finished = ranks_without_ops_;
   while (finished < ranks_) {
@@ -376,6 +384,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       double link = ws.link[ri];  // when its link has put out what it posted so far
       int clock_node = ws.clock_node[ri];  // on the tape: the node clock is a sum from
       int link_node = ws.link_node[ri];
+      // The costs added since: clock is clock_node's time plus clock_weight,
+      // summed in the order reweight_rank sums them again.
+      double clock_weight = ws.clock_weight[ri];
+      double link_weight = ws.link_weight[ri];
+      // The side of a maximum that op i's clock weight went to.
+      const auto slot_of = [&](int node, int side) { return ReplayTape::slot(node, tape->states, side); };
       RankBreakdown* out = out_ranks != nullptr ? &out_ranks[ri] : nullptr;
       const bool empty = rows[ri] == 0;
       for (; pc < end; ++pc) {
@@ -395,12 +409,14 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
               record(ReplayEvent::Kind::io, r, op, clock + compute, clock + compute + io);
             }
             clock += ws.op_seconds[i];  // T_tau
+            clock_weight += ws.op_seconds[i];
             break;
           }
           case OpKind::send: {
             if (peer != nullptr && peer[i] < 0) {
               ws.sent[i] = link;  // not sent: its completion waits for those before it
               ws.sent_node[i] = link_node;
+              ws.sent_weight[i] = link_weight;
               break;
             }
             // O->(q), with the disk read of an out-of-core message. The
@@ -409,16 +425,27 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             // one lets them leave while the rank goes on (own_time).
             const double ready = clock + ws.op_seconds[i];
             double end = ready;
+            const double ready_weight = clock_weight + ws.op_seconds[i];
             if (op.nonblocking) {
-              if (tape != nullptr) link_node = tape->max_of(clock_node, ready, link_node, link);
+              if (tape != nullptr) {
+                link_node = tape->max_of(clock_node, ready_weight, link_node, link_weight);
+                ws.weight_slot[i] = slot_of(link_node, 0);
+              }
               link = std::max(ready, link) + op.gap_s;
+              link_weight = op.gap_s;
+              clock_weight = ready_weight;
             } else {
-              if (tape != nullptr) clock_node = link_node = tape->max_of(clock_node, ready, link_node, link + op.gap_s);
+              if (tape != nullptr) {
+                clock_node = link_node = tape->max_of(clock_node, ready_weight, link_node, link_weight + op.gap_s);
+                ws.weight_slot[i] = slot_of(clock_node, 0);
+              }
               end = std::max(ready, link + op.gap_s);
               link = end;
+              clock_weight = link_weight = 0;
             }
             ws.sent[i] = link;
             ws.sent_node[i] = link_node;
+            ws.sent_weight[i] = link_weight;
             record(ReplayEvent::Kind::send, r, op, clock, end, peer != nullptr ? peer[i] : op.index, pc);
             if (out) {
               // A blocking send's gap, and its wait for the link to finish
@@ -433,7 +460,11 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             if (empty) break;
             // Held until the link has put out the latest send it completes.
             const auto sent = static_cast<std::size_t>(op.index);
-            if (tape != nullptr) clock_node = tape->max_of(clock_node, clock, ws.sent_node[sent], ws.sent[sent]);
+            if (tape != nullptr) {
+              clock_node = tape->max_of(clock_node, clock_weight, ws.sent_node[sent], ws.sent_weight[sent]);
+              ws.weight_slot[i] = slot_of(clock_node, 0);
+            }
+            clock_weight = 0;
             const double until = std::max(clock, ws.sent[sent]);
             record(ReplayEvent::Kind::link_wait, r, op, clock, until);
             if (out) out->comm_s += until - clock;
@@ -449,7 +480,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
               break;
             }
             const auto si = static_cast<std::size_t>(send);
-            if (tape != nullptr) clock_node = tape->max_of(clock_node, clock, ws.sent_node[si], ws.sent[si] + transfer[si]);
+            if (tape != nullptr) {
+              clock_node =
+                  tape->max_of(clock_node, clock_weight, ws.sent_node[si], ws.sent_weight[si] + transfer[si]);
+              ws.weight_slot[i] = slot_of(clock_node, 0);
+            }
+            clock_weight = network_.recv_overhead_s;
             const double wait = std::max(0.0, ws.sent[si] + transfer[si] - clock);  // Eq 3 / Eq 4
             record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, sender, send);
             record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, sender, send);
@@ -464,11 +500,21 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             const auto seq = static_cast<std::size_t>(op.index);
             if (!ws.at_collective[ri]) {
               ws.at_collective[ri] = 1;
-              if (tape != nullptr) {
-                ws.collective_node[seq] = ws.collective_arrived[seq] == 0
-                                              ? clock_node
-                                              : tape->max_of(ws.collective_node[seq], ws.collective_latest[seq],
-                                                             clock_node, clock);
+              if (tape != nullptr && ws.collective_arrived[seq] == 0) {
+                ws.collective_node[seq] = clock_node;
+                ws.collective_weight[seq] = clock_weight;
+                ws.collective_first[seq] = pc;
+              } else if (tape != nullptr) {
+                // The first to arrive weighs its own clock's side of the
+                // second's maximum, every later one its own.
+                ws.collective_node[seq] = tape->max_of(ws.collective_node[seq], ws.collective_weight[seq],
+                                                       clock_node, clock_weight);
+                if (ws.collective_arrived[seq] == 1) {
+                  ws.weight_slot[static_cast<std::size_t>(ws.collective_first[seq])] =
+                      slot_of(ws.collective_node[seq], 0);
+                }
+                ws.weight_slot[i] = slot_of(ws.collective_node[seq], 1);
+                ws.collective_weight[seq] = 0;
               }
               ++ws.collective_arrived[seq];
               ws.collective_latest[seq] = std::max(ws.collective_latest[seq], clock);
@@ -485,6 +531,7 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
                    ws.collective_latest[seq] + ws.collective_cost[seq]);
             clock = ws.collective_latest[seq] + ws.collective_cost[seq];
             clock_node = ws.collective_node[seq];
+            clock_weight = ws.collective_weight[seq] + ws.collective_cost[seq];
             if (out) {
               out->wait_s += wait;
               out->comm_s += ws.collective_cost[seq];
@@ -500,6 +547,8 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       ws.link[ri] = link;
       ws.clock_node[ri] = clock_node;
       ws.link_node[ri] = link_node;
+      ws.clock_weight[ri] = clock_weight;
+      ws.link_weight[ri] = link_weight;
       if (pc == end) ++finished;
     }
     if (!progress && finished < ranks_) {
@@ -516,8 +565,96 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
   if (tape == nullptr) return;
   tape->end.clear();
   for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
-    tape->end.push_back(tape->operand(ws.clock_node[r], ws.clock[r]));
-    tape->end.push_back(tape->operand(ws.link_node[r], ws.link[r]));
+    tape->end.push_back(ReplayTape::Operand{ws.clock_node[r], ws.clock_weight[r]});
+    tape->end.push_back(ReplayTape::Operand{ws.link_node[r], ws.link_weight[r]});
+    ws.taped_empty[r] = rows[r] == 0;
+  }
+  ws.tape_fits = true;
+}
+
+// Rank r's operands on ws.tape for its costs now: its ops walked in order,
+// summing its clock's costs exactly as replay_iteration does, into the
+// sides of the maxima the replay recorded them on (ws.weight_slot). Its
+// link's weights are gaps, which do not depend on the rows.
+void Model::reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const {
+  const auto ri = static_cast<std::size_t>(r);
+  const bool empty = rows[ri] == 0;
+  double clock_weight = 0;
+  for (int pc = op_begin_[ri]; pc < op_begin_[ri + 1]; ++pc) {
+    const auto i = static_cast<std::size_t>(pc);
+    const Op& op = ops_[i];
+    const int slot = ws.weight_slot[i];
+    switch (op.kind) {
+      case OpKind::block:
+        if (!empty) clock_weight += ws.op_seconds[i];
+        break;
+      case OpKind::send: {
+        if (routes.peer != nullptr && routes.peer[i] < 0) break;
+        const double ready_weight = clock_weight + ws.op_seconds[i];
+        ws.tape.weight(slot) = ready_weight;
+        clock_weight = op.nonblocking ? ready_weight : 0;
+        break;
+      }
+      case OpKind::completion:
+        if (empty) break;
+        ws.tape.weight(slot) = clock_weight;
+        clock_weight = 0;
+        break;
+      case OpKind::recv:
+        if (routes.partner[pc] < 0 || (routes.peer != nullptr && routes.peer[i] < 0)) break;
+        ws.tape.weight(slot) = clock_weight;
+        clock_weight = network_.recv_overhead_s;
+        break;
+      case OpKind::collective:
+        // With one rank its clock goes on through the collective.
+        if (slot >= 0) ws.tape.weight(slot) = clock_weight;
+        clock_weight = (ranks_ > 1 ? 0.0 : clock_weight) + ws.collective_cost[static_cast<std::size_t>(op.index)];
+        break;
+    }
+  }
+  ws.tape.end[2 * ri].weight = clock_weight;
+}
+
+// Whether ws.tape is the max-plus form of the iteration of `rows` once
+// re-weighted: recorded in full for the same ranks without rows (so the
+// same ops and messages). Which times it compares does not depend on the
+// costs: the replay runs each rank until it blocks on a message not yet
+// sent or a collective not everyone has reached.
+bool Model::tape_fits(std::span<const std::int64_t> rows, const Workspace& ws) const {
+  if (!ws.tape_fits) return false;
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+    if ((rows[r] == 0) != (ws.taped_empty[r] != 0)) return false;
+  }
+  return true;
+}
+
+// The first iteration of `rows` on ws.tape, into ws.clock and ws.link: the
+// tape re-weighted for the ranks update_costs re-costed (every rank when a
+// collective's cost follows the rows), else recorded by a replay. Either
+// way its times then come from the tape, so a distribution gets the same
+// times whichever way its tape was made.
+void Model::first_iteration_on_tape(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const {
+  if (tape_fits(rows, ws)) {
+    if (gathers_rows_) {
+      for (int r = 0; r < ranks_; ++r) reweight_rank(r, rows, ws, routes);
+    } else {
+      for (int r : ws.recosted) reweight_rank(r, rows, ws, routes);
+    }
+  } else {
+    replay_iteration(rows, ws, routes, nullptr, nullptr, &ws.tape);
+  }
+  clock_from_tape(ws);
+}
+
+// ws.clock and ws.link where ws.tape's iteration leaves the ranks from its
+// starts.
+void Model::clock_from_tape(Workspace& ws) const {
+  ws.tape.evaluate();
+  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+    const ReplayTape::Operand& clock = ws.tape.end[2 * r];
+    const ReplayTape::Operand& link = ws.tape.end[2 * r + 1];
+    ws.clock[r] = ws.tape.value[static_cast<std::size_t>(clock.node)] + clock.weight;
+    ws.link[r] = ws.tape.value[static_cast<std::size_t>(link.node)] + link.weight;
   }
 }
 
@@ -560,16 +697,20 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // A pipeline's pace is its own (pipeline_pace), and an iteration that
   // ends in a collective on every rank is its own period: no tape for them.
   const bool taped = !forward_only_ && !ends_in_collective_;
-  replay_iteration(rows, ws, routes, detail != nullptr ? detail->ranks.data() : nullptr, events,
-                   taped ? &ws.tape : nullptr);
   // The period straight from the iteration's max-plus form; the replay
   // carried on is the way there only when that does not settle, and the
   // way to the repeated iteration's terms.
   if (detail == nullptr) {
+    if (taped) {
+      first_iteration_on_tape(rows, ws, routes);
+    } else {
+      replay_iteration(rows, ws, routes, nullptr, nullptr);
+    }
     const double exact = period(rows, ws, taped, limit);
     return exact >= 0 ? exact : repeated_iterations(rows, ws, routes, nullptr);
   }
 
+  replay_iteration(rows, ws, routes, detail->ranks.data(), events, taped ? &ws.tape : nullptr);
   double slowest = 0;
   for (int r = 0; r < ranks_; ++r) slowest = std::max(slowest, ws.clock[static_cast<std::size_t>(r)]);
   for (int r = 0; r < ranks_; ++r) {
@@ -595,7 +736,8 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
     return detail->iteration_s;
   }
   // The iterations that follow the first, at their own pace; predict()'s
-  // breakdown is theirs.
+  // breakdown is theirs. From the tape's times, as in a search.
+  if (taped) clock_from_tape(ws);
   const double exact = period(rows, ws, taped);
   const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
   const double replayed =

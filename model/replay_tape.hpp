@@ -4,8 +4,13 @@
 // sum of costs, back to the states where the iteration started (each
 // rank's clock and link). Recorded once, it gives the iteration as a
 // function of any start without replaying it, which is what the period's
-// computation (cycle_time.cpp) evaluates again and again.
+// computation (cycle_time.cpp) evaluates again and again; and since which
+// times it compares does not depend on the costs, a distribution that
+// changes the costs of a few ranks only re-weights their operands
+// (replay.cpp, "reweight_rank").
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <vector>
 
 namespace mheta::model {
@@ -21,7 +26,7 @@ struct ReplayTape {
   // which name earlier nodes only (the nodes are in an order that
   // evaluates).
   int states = 0;
-  std::vector<double> value;                   // per node, as replayed
+  std::vector<double> value;                   // per node, from the starts (evaluate)
   std::vector<std::array<Operand, 2>> larger;  // per node from `states` on
   std::vector<Operand> end;                    // per state: where the iteration leaves it
 
@@ -37,16 +42,30 @@ struct ReplayTape {
     }
   }
 
-  // The node of max(a, b), a being node `na`'s time plus costs and b node
-  // `nb`'s.
-  int max_of(int na, double a, int nb, double b) {
-    larger.push_back(
-        {Operand{na, a - value[static_cast<std::size_t>(na)]}, Operand{nb, b - value[static_cast<std::size_t>(nb)]}});
-    value.push_back(a >= b ? a : b);
-    return static_cast<int>(value.size()) - 1;
+  // The node of the larger of node `na`'s time plus `wa` and node `nb`'s
+  // plus `wb`.
+  int max_of(int na, double wa, int nb, double wb) {
+    larger.push_back({Operand{na, wa}, Operand{nb, wb}});
+    return states + static_cast<int>(larger.size()) - 1;
   }
 
-  Operand operand(int node, double time) const { return {node, time - value[static_cast<std::size_t>(node)]}; }
+  // Where the weight of one side (0 or 1) of node `node`'s maximum is kept,
+  // for re-weighting it (`weight`).
+  static int slot(int node, int states, int side) { return 2 * (node - states) + side; }
+  double& weight(int slot) {
+    return larger[static_cast<std::size_t>(slot / 2)][static_cast<std::size_t>(slot % 2)].weight;
+  }
+
+  // Every node's time from the states' starts (value's first `states`).
+  void evaluate() {
+    const auto first = static_cast<std::size_t>(states);
+    value.resize(first + larger.size());
+    for (std::size_t n = first; n < value.size(); ++n) {
+      const auto& [a, b] = larger[n - first];
+      value[n] = std::max(value[static_cast<std::size_t>(a.node)] + a.weight,
+                          value[static_cast<std::size_t>(b.node)] + b.weight);
+    }
+  }
 };
 
 }  // namespace mheta::model

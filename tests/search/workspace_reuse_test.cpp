@@ -54,6 +54,45 @@ TEST(WorkspaceReuse, EveryPatternGivesTheTimesOfAFreshWorkspace) {
   }
 }
 
+// The neighbour exchange with its sends non-blocking, after an allgather of
+// the rows' data, and completed after a second sweep: an iteration that
+// does not end in a collective (so its max-plus form is recorded and
+// re-weighted), with a collective in it whose cost follows the rows, and
+// completions that wait for the link or for the sweep, as the rows say.
+Instance with_nonblocking_sends_after_a_gather(Instance i) {
+  auto& collectives = i.cluster.network.collectives;
+  collectives[static_cast<std::size_t>(model::Collective::allgather)] =
+      collectives[static_cast<std::size_t>(model::Collective::allreduce)];
+  for (std::size_t r = 0; r < i.profile.ranks.size(); ++r) {
+    model::Section& s = i.profile.ranks[r].sections.front();
+    model::CommOp gather;
+    gather.kind = model::CommKind::collective;
+    gather.collective = model::Collective::allgather;
+    gather.bytes = 8 * i.profile.distribution.rows[r];
+    s.comm.insert(s.comm.begin(), gather);
+    for (model::CommOp& op : s.comm) {
+      if (op.kind != model::CommKind::send) continue;
+      op.nonblocking = true;
+      op.completed_section = 1;
+      op.completed_comm = 0;
+    }
+    model::Section sweep;
+    sweep.stages = s.stages;
+    i.profile.ranks[r].sections.push_back(sweep);
+  }
+  return i;
+}
+
+TEST(WorkspaceReuse, NonblockingSendsAndAGatherOfTheRows) {
+  std::mt19937_64 random(23);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Instance i = with_nonblocking_sends_after_a_gather(random_instance(random, 9, 900, Pattern::neighbour));
+    const model::Model m(i.profile, i.cluster);
+    SCOPED_TRACE(i.description);
+    expect_reuse_is_exact(m, random);
+  }
+}
+
 TEST(WorkspaceReuse, RowWeightsMoveTheWorkOfTheRanksBetween) {
   // With weights, moving rows from rank a to rank b changes the work of
   // every rank between them, not only theirs.
