@@ -251,6 +251,9 @@ class Model {
   Routes routes_for(std::span<const std::int64_t> rows, Workspace& ws, bool any_empty) const;
   void replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                         RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape = nullptr) const;
+  template <bool kTaped>
+  void replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes, RankBreakdown* out_ranks,
+                  std::vector<ReplayEvent>* events, ReplayTape* tape) const;
   void reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const;
   bool tape_fits(std::span<const std::int64_t> rows, const Workspace& ws) const;
   void first_iteration_on_tape(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const;

@@ -345,6 +345,19 @@ Model::Routes Model::routes_for(std::span<const std::int64_t> rows, Workspace& w
 // iteration, each time as a node of it.
 void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                              RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape) const {
+  // Compiled twice: the replays that record nothing (the iterations carried
+  // on, and the first of a program that ends in a collective) keep no tape
+  // nodes or weights in their registers.
+  if (tape != nullptr) {
+    replay_ops<true>(rows, ws, routes, out_ranks, events, tape);
+  } else {
+    replay_ops<false>(rows, ws, routes, out_ranks, events, nullptr);
+  }
+}
+
+template <bool kTaped>
+void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                       RankBreakdown* out_ranks, std::vector<ReplayEvent>* events, ReplayTape* tape) const {
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
     if (events == nullptr) return;
@@ -358,7 +371,7 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
-  if (tape != nullptr) {
+  if constexpr (kTaped) {
     ws.tape_fits = false;  // until the replay has recorded all of it
     tape->restart(ws.clock, ws.link);
     std::fill(ws.weight_slot.begin(), ws.weight_slot.end(), -1);
@@ -367,8 +380,10 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       ws.link_node[static_cast<std::size_t>(r)] = 2 * r + 1;
     }
   }
-  std::fill(ws.clock_weight.begin(), ws.clock_weight.end(), 0.0);
-  std::fill(ws.link_weight.begin(), ws.link_weight.end(), 0.0);
+  if constexpr (kTaped) {
+    std::fill(ws.clock_weight.begin(), ws.clock_weight.end(), 0.0);
+    std::fill(ws.link_weight.begin(), ws.link_weight.end(), 0.0);
+  }
 
   int finished = ranks_without_ops_;
   while (finished < ranks_) {
@@ -409,14 +424,16 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
               record(ReplayEvent::Kind::io, r, op, clock + compute, clock + compute + io);
             }
             clock += ws.op_seconds[i];  // T_tau
-            clock_weight += ws.op_seconds[i];
+            if constexpr (kTaped) clock_weight += ws.op_seconds[i];
             break;
           }
           case OpKind::send: {
             if (peer != nullptr && peer[i] < 0) {
               ws.sent[i] = link;  // not sent: its completion waits for those before it
-              ws.sent_node[i] = link_node;
-              ws.sent_weight[i] = link_weight;
+              if constexpr (kTaped) {
+                ws.sent_node[i] = link_node;
+                ws.sent_weight[i] = link_weight;
+              }
               break;
             }
             // O->(q), with the disk read of an out-of-core message. The
@@ -427,25 +444,27 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             double end = ready;
             const double ready_weight = clock_weight + ws.op_seconds[i];
             if (op.nonblocking) {
-              if (tape != nullptr) {
+              if constexpr (kTaped) {
                 link_node = tape->max_of(clock_node, ready_weight, link_node, link_weight);
                 ws.weight_slot[i] = slot_of(link_node, 0);
+                link_weight = op.gap_s;
+                clock_weight = ready_weight;
               }
               link = std::max(ready, link) + op.gap_s;
-              link_weight = op.gap_s;
-              clock_weight = ready_weight;
             } else {
-              if (tape != nullptr) {
+              if constexpr (kTaped) {
                 clock_node = link_node = tape->max_of(clock_node, ready_weight, link_node, link_weight + op.gap_s);
                 ws.weight_slot[i] = slot_of(clock_node, 0);
+                clock_weight = link_weight = 0;
               }
               end = std::max(ready, link + op.gap_s);
               link = end;
-              clock_weight = link_weight = 0;
             }
             ws.sent[i] = link;
-            ws.sent_node[i] = link_node;
-            ws.sent_weight[i] = link_weight;
+            if constexpr (kTaped) {
+              ws.sent_node[i] = link_node;
+              ws.sent_weight[i] = link_weight;
+            }
             record(ReplayEvent::Kind::send, r, op, clock, end, peer != nullptr ? peer[i] : op.index, pc);
             if (out) {
               // A blocking send's gap, and its wait for the link to finish
@@ -460,11 +479,11 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             if (empty) break;
             // Held until the link has put out the latest send it completes.
             const auto sent = static_cast<std::size_t>(op.index);
-            if (tape != nullptr) {
+            if constexpr (kTaped) {
               clock_node = tape->max_of(clock_node, clock_weight, ws.sent_node[sent], ws.sent_weight[sent]);
               ws.weight_slot[i] = slot_of(clock_node, 0);
+              clock_weight = 0;
             }
-            clock_weight = 0;
             const double until = std::max(clock, ws.sent[sent]);
             record(ReplayEvent::Kind::link_wait, r, op, clock, until);
             if (out) out->comm_s += until - clock;
@@ -480,12 +499,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
               break;
             }
             const auto si = static_cast<std::size_t>(send);
-            if (tape != nullptr) {
+            if constexpr (kTaped) {
               clock_node =
                   tape->max_of(clock_node, clock_weight, ws.sent_node[si], ws.sent_weight[si] + transfer[si]);
               ws.weight_slot[i] = slot_of(clock_node, 0);
+              clock_weight = network_.recv_overhead_s;
             }
-            clock_weight = network_.recv_overhead_s;
             const double wait = std::max(0.0, ws.sent[si] + transfer[si] - clock);  // Eq 3 / Eq 4
             record(ReplayEvent::Kind::wait, r, op, clock, clock + wait, sender, send);
             record(ReplayEvent::Kind::recv, r, op, clock + wait, clock + wait + network_.recv_overhead_s, sender, send);
@@ -500,21 +519,23 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             const auto seq = static_cast<std::size_t>(op.index);
             if (!ws.at_collective[ri]) {
               ws.at_collective[ri] = 1;
-              if (tape != nullptr && ws.collective_arrived[seq] == 0) {
-                ws.collective_node[seq] = clock_node;
-                ws.collective_weight[seq] = clock_weight;
-                ws.collective_first[seq] = pc;
-              } else if (tape != nullptr) {
-                // The first to arrive weighs its own clock's side of the
-                // second's maximum, every later one its own.
-                ws.collective_node[seq] = tape->max_of(ws.collective_node[seq], ws.collective_weight[seq],
-                                                       clock_node, clock_weight);
-                if (ws.collective_arrived[seq] == 1) {
-                  ws.weight_slot[static_cast<std::size_t>(ws.collective_first[seq])] =
-                      slot_of(ws.collective_node[seq], 0);
+              if constexpr (kTaped) {
+                if (ws.collective_arrived[seq] == 0) {
+                  ws.collective_node[seq] = clock_node;
+                  ws.collective_weight[seq] = clock_weight;
+                  ws.collective_first[seq] = pc;
+                } else {
+                  // The first to arrive weighs its own clock's side of the
+                  // second's maximum, every later one its own.
+                  ws.collective_node[seq] = tape->max_of(ws.collective_node[seq], ws.collective_weight[seq],
+                                                         clock_node, clock_weight);
+                  if (ws.collective_arrived[seq] == 1) {
+                    ws.weight_slot[static_cast<std::size_t>(ws.collective_first[seq])] =
+                        slot_of(ws.collective_node[seq], 0);
+                  }
+                  ws.weight_slot[i] = slot_of(ws.collective_node[seq], 1);
+                  ws.collective_weight[seq] = 0;
                 }
-                ws.weight_slot[i] = slot_of(ws.collective_node[seq], 1);
-                ws.collective_weight[seq] = 0;
               }
               ++ws.collective_arrived[seq];
               ws.collective_latest[seq] = std::max(ws.collective_latest[seq], clock);
@@ -530,8 +551,10 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
             record(ReplayEvent::Kind::collective, r, op, ws.collective_latest[seq],
                    ws.collective_latest[seq] + ws.collective_cost[seq]);
             clock = ws.collective_latest[seq] + ws.collective_cost[seq];
-            clock_node = ws.collective_node[seq];
-            clock_weight = ws.collective_weight[seq] + ws.collective_cost[seq];
+            if constexpr (kTaped) {
+              clock_node = ws.collective_node[seq];
+              clock_weight = ws.collective_weight[seq] + ws.collective_cost[seq];
+            }
             if (out) {
               out->wait_s += wait;
               out->comm_s += ws.collective_cost[seq];
@@ -545,10 +568,12 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
       ws.pc[ri] = pc;
       ws.clock[ri] = clock;
       ws.link[ri] = link;
-      ws.clock_node[ri] = clock_node;
-      ws.link_node[ri] = link_node;
-      ws.clock_weight[ri] = clock_weight;
-      ws.link_weight[ri] = link_weight;
+      if constexpr (kTaped) {
+        ws.clock_node[ri] = clock_node;
+        ws.link_node[ri] = link_node;
+        ws.clock_weight[ri] = clock_weight;
+        ws.link_weight[ri] = link_weight;
+      }
       if (pc == end) ++finished;
     }
     if (!progress && finished < ranks_) {
@@ -562,14 +587,15 @@ void Model::replay_iteration(std::span<const std::int64_t> rows, Workspace& ws, 
                        " while the others wait too");
     }
   }
-  if (tape == nullptr) return;
-  tape->end.clear();
-  for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
-    tape->end.push_back(ReplayTape::Operand{ws.clock_node[r], ws.clock_weight[r]});
-    tape->end.push_back(ReplayTape::Operand{ws.link_node[r], ws.link_weight[r]});
-    ws.taped_empty[r] = rows[r] == 0;
+  if constexpr (kTaped) {
+    tape->end.clear();
+    for (std::size_t r = 0; r < static_cast<std::size_t>(ranks_); ++r) {
+      tape->end.push_back(ReplayTape::Operand{ws.clock_node[r], ws.clock_weight[r]});
+      tape->end.push_back(ReplayTape::Operand{ws.link_node[r], ws.link_weight[r]});
+      ws.taped_empty[r] = rows[r] == 0;
+    }
+    ws.tape_fits = true;
   }
-  ws.tape_fits = true;
 }
 
 // Rank r's operands on ws.tape for its costs now: its ops walked in order,
