@@ -201,6 +201,12 @@ std::optional<int> Runtime::run_blocking(const BlockingCall& call) {
 
 void Runtime::after_call(Fn fn) {
   for (const auto& s : services_) s->after_call(*this, fn);
+  // The handler left the call right after MPI returned, and then did its
+  // own bookkeeping (the message recorded, the detector fed). On the wall
+  // clock that is no compute of the program, which runs without it when
+  // measured: a captured iteration's compute starts here. Under the virtual
+  // clock it stays in: every measured iteration pays it as compute too.
+  if (capturing() && !clock_->on()) last_exit_ = now_s();
 }
 
 void Runtime::message(const MessageEvent& event) {

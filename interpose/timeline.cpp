@@ -40,13 +40,17 @@ model::Stage& Timeline::stage_for_work() {
 
 namespace {
 
-// A receive or a collective completed: what is computed after it may need
-// its data, so it never moves ahead of it.
-bool waited_for_others(const model::Section& section) {
+// Only non-blocking sends posted since the section's compute: a short gap
+// after them is the rest of their group (an Irecv, a Waitall's call), which
+// may join the compute before them. After a receive or a collective the
+// compute may need the data; after a blocking send it runs once the bytes
+// have left, and moving it ahead would delay them (a ping-pong's reply
+// computed before it is sent, where the program sends it first).
+bool posting_only(const model::Section& section) {
   for (const model::CommOp& op : section.comm) {
-    if (op.kind != model::CommKind::send) return true;
+    if (op.kind != model::CommKind::send || !op.nonblocking) return false;
   }
-  return false;
+  return true;
 }
 
 }  // namespace
@@ -55,7 +59,7 @@ void Timeline::add_compute(double seconds) {
   if (seconds <= 0) return;
   total_compute_ += seconds;
   if (!sections_.empty() && !sections_.back().comm.empty() && seconds < kMinSectionCompute && !stage_closed_ &&
-      !completion_closes_section_ && !waited_for_others(sections_.back())) {
+      !completion_closes_section_ && posting_only(sections_.back())) {
     sections_.back().stages.back().compute_s += seconds;
     return;
   }

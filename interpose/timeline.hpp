@@ -81,14 +81,15 @@ class Timeline {
   // iteration, the median of a few periods is not.
   static Timeline median_of(const std::vector<Timeline>& periods);
 
-  // Gaps shorter than this between two communication calls stay in the
-  // section before them instead of opening a section of their own, so an
+  // Gaps shorter than this after non-blocking sends stay in the section
+  // before them instead of opening a section of their own, so an
   // Isend/Irecv/Waitall group is one communication point, not three; but
   // never after a completed receive or collective, whose data the compute
-  // after it may need: a wavefront that receives a block, relaxes it for a
+  // after it may need (a wavefront that receives a block, relaxes it for a
   // few microseconds and sends it on is one section per block, not all its
-  // compute ahead of all its messages (which replays as a pipeline that
-  // never overlaps).
+  // compute ahead of all its messages, which replays as a pipeline that
+  // never overlaps), nor after a blocking send, whose bytes the compute
+  // after it would delay (a ping-pong's reply computed before it is sent).
   static constexpr double kMinSectionCompute = 20e-6;
 
  private:

@@ -25,17 +25,6 @@ TEST(Timeline, ComputeAfterCommunicationOpensTheNextSection) {
   EXPECT_EQ(t.sections()[1].comm[0].bytes, 16);
 }
 
-TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
-  Timeline t;
-  t.add_compute(0.010);
-  t.add_comm(send_to(1, 8));
-  t.add_compute(Timeline::kMinSectionCompute / 4);  // Isend ... Irecv ... Waitall
-  t.add_comm(send_to(2, 8));
-  ASSERT_EQ(t.sections().size(), 1u);
-  EXPECT_EQ(t.sections()[0].comm.size(), 2u);
-  EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
-}
-
 model::CommOp recv_from(int peer, std::int64_t bytes) {
   model::CommOp op = send_to(peer, bytes);
   op.kind = model::CommKind::recv;
@@ -46,6 +35,33 @@ Timeline::CommRef post_isend(Timeline& t, int peer, std::int64_t bytes) {
   model::CommOp isend = send_to(peer, bytes);
   isend.nonblocking = true;
   return t.add_comm(isend);
+}
+
+TEST(Timeline, ShortGapsBetweenMessagesKeepOneCommunicationPoint) {
+  Timeline t;
+  t.add_compute(0.010);
+  post_isend(t, 1, 8);
+  t.add_compute(Timeline::kMinSectionCompute / 4);  // Isend ... Isend ... Waitall
+  post_isend(t, 2, 8);
+  ASSERT_EQ(t.sections().size(), 1u);
+  EXPECT_EQ(t.sections()[0].comm.size(), 2u);
+  EXPECT_DOUBLE_EQ(t.total_compute(), 0.010 + Timeline::kMinSectionCompute / 4);
+}
+
+// A ping-pong's reply: sent at once, then the next step computed before
+// the next receive. That compute is after the blocking send, however
+// short: ahead of it, it would hold the reply back by that long.
+TEST(Timeline, ComputeAfterABlockingSendStaysAfterIt) {
+  Timeline t;
+  t.add_compute(0.010);
+  t.add_comm(send_to(1, 8));
+  t.add_compute(Timeline::kMinSectionCompute / 2);
+  t.add_comm(recv_from(1, 8));
+  ASSERT_EQ(t.sections().size(), 2u);
+  EXPECT_DOUBLE_EQ(t.sections()[0].stages[0].compute_s, 0.010);
+  EXPECT_EQ(t.sections()[0].comm.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.sections()[1].stages[0].compute_s, Timeline::kMinSectionCompute / 2);
+  EXPECT_EQ(t.sections()[1].comm[0].kind, model::CommKind::recv);
 }
 
 // Isend, Irecv (not recorded until it completes), the interior's compute,
@@ -120,16 +136,17 @@ TEST(Timeline, ShortComputeAfterAReceiveStaysAfterIt) {
 }
 
 // The wavefront's first rank: each block's receive is from MPI_PROC_NULL
-// (no message), its relaxation is short, its send goes to rank 1. Every
-// block keeps its own section, as after a receive; without the receive
-// from nobody the short gaps after sends only would put all the compute
-// ahead of all the sends.
+// (no message), its relaxation is short, its send goes to rank 1 (posted
+// non-blocking: after a blocking send the compute keeps its place
+// anyway). Every block keeps its own section, as after a receive; without
+// the receive from nobody the short gaps after posted sends only would
+// put all the compute ahead of all the sends.
 TEST(Timeline, ShortComputeAfterAReceiveFromNobodyStaysAfterIt) {
   Timeline t;
   for (int block = 0; block < 3; ++block) {
     t.receive_from_nobody();
     t.add_compute(Timeline::kMinSectionCompute / 4);
-    t.add_comm(send_to(1, 128));
+    post_isend(t, 1, 128);
   }
   ASSERT_EQ(t.sections().size(), 3u);
   for (const model::Section& s : t.sections()) {
@@ -140,7 +157,7 @@ TEST(Timeline, ShortComputeAfterAReceiveFromNobodyStaysAfterIt) {
   Timeline merged;  // the same without the receives
   for (int block = 0; block < 3; ++block) {
     merged.add_compute(Timeline::kMinSectionCompute / 4);
-    merged.add_comm(send_to(1, 128));
+    post_isend(merged, 1, 128);
   }
   EXPECT_EQ(merged.sections().size(), 1u);
 }
