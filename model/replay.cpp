@@ -379,8 +379,6 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
       ws.clock_node[static_cast<std::size_t>(r)] = 2 * r;
       ws.link_node[static_cast<std::size_t>(r)] = 2 * r + 1;
     }
-  }
-  if constexpr (kTaped) {
     std::fill(ws.clock_weight.begin(), ws.clock_weight.end(), 0.0);
     std::fill(ws.link_weight.begin(), ws.link_weight.end(), 0.0);
   }
@@ -601,7 +599,10 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
 // Rank r's operands on ws.tape for its costs now: its ops walked in order,
 // summing its clock's costs exactly as replay_iteration does, into the
 // sides of the maxima the replay recorded them on (ws.weight_slot). Its
-// link's weights are gaps, which do not depend on the rows.
+// link's weights are gaps, which do not depend on the rows. The replay's
+// sums are kept apart from these on purpose: a re-weighted tape must give
+// what a replay records (tests/search/workspace_reuse_test.cpp), and with
+// one sum for both a wrong one would go unseen.
 void Model::reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes) const {
   const auto ri = static_cast<std::size_t>(r);
   const bool empty = rows[ri] == 0;

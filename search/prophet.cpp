@@ -9,11 +9,12 @@ namespace mheta::search {
 
 namespace {
 
-// Whether time `t` beats `than` by more than rounding: configurations
-// whose times differ in the last bits (sums of the same costs in another
-// order, as when the bottleneck is elsewhere) are ties, and a tie keeps
-// what the search had, whatever the rounding.
-bool faster(double t, double than) { return t < than * (1 - 1e-12); }
+// What a time must be below to beat `than` by more than rounding:
+// configurations whose times differ in the last bits (sums of the same
+// costs in another order, as when the bottleneck is elsewhere) are ties,
+// and a tie keeps what the search had, whatever the rounding.
+double to_beat(double than) { return than * (1 - 1e-12); }
+bool faster(double t, double than) { return t < to_beat(than); }
 
 bool close(double a, double b, double tolerance) {
   return std::abs(a - b) <= tolerance * std::max({std::abs(a), std::abs(b), 1e-300});
@@ -116,8 +117,7 @@ class Selector {
       b[c] = mid + 1;
       // b's time is needed exactly only when it is below a's.
       const double a_s = time(a);
-      const double limit = a_s * (1 - 1e-12);
-      if (!faster(time_below(b, limit), a_s)) {
+      if (!faster(time_below(b, to_beat(a_s)), a_s)) {
         hi = mid;
       } else {
         lo = mid + 1;
