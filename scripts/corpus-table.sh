@@ -80,7 +80,7 @@ for r in records:
     measured = " / ".join(t(x) for x in runs)
     predicted = t(r.get("predicted_s"))
     if r.get("steps_per_iteration", 1) != 1:  # compared per captured iteration
-        measured += " (× %g: %s)" % (r["steps_per_iteration"], t(r["compared_s"]))
+        measured += " (× %.3g: %s)" % (r["steps_per_iteration"], t(r["compared_s"]))
     if not r["profile"]:
         predicted = "no profile"
     print("| %s | %s | %.1f%% | %s | %s | %s | %s | %s%s |" % (r["name"], measured, 100 * spread, predicted,
