@@ -58,6 +58,8 @@ bool seen_by_detection(Fn fn) {
     case Category::ineighbour:
     case Category::file_split_read:
     case Category::file_split_write:
+    case Category::win_fence:  // of windows over every rank (dispatch.cpp)
+    case Category::win_transfer:
       return true;
     default:
       return false;

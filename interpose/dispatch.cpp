@@ -1281,10 +1281,21 @@ int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 }
 
 // Windows: the virtual clock keeps a communicator of each one's group, on
-// which their fences meet like a barrier.
+// which their fences meet like a barrier. The capture records the transfers
+// and fences of a window over every rank (captured_windows.hpp).
 int handle_win_create(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   if (rc == MPI_SUCCESS) rt.clock().window_created(*c.win_out, c.comm);
+  // With several threads, only windows of MPI_COMM_WORLD keep one order of
+  // fences on every rank, as for collectives (communicators.hpp).
+  if (rc == MPI_SUCCESS && rt.following() && over_all_ranks(c.comm, rt.world_size()) &&
+      counts_for_detection(c.comm, rt.thread_level())) {
+    std::vector<int> members(static_cast<std::size_t>(rt.world_size()));
+    for (std::size_t r = 0; r < members.size(); ++r) members[r] = static_cast<int>(r);
+    std::vector<int> world = world_ranks_of(c.comm, members);
+    std::lock_guard lock(rt.mutex());
+    rt.windows().add(*c.win_out, std::move(world));
+  }
   rt.leave();
   return rc;
 }
@@ -1293,17 +1304,57 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
   const MPI_Win win = *c.win_out;
   const int rc = call();
   rt.leave();
-  if (rc == MPI_SUCCESS) rt.clock().window_freed(win);
+  if (rc == MPI_SUCCESS) {
+    rt.clock().window_freed(win);
+    std::lock_guard lock(rt.mutex());
+    rt.windows().remove(win);
+  }
   return rc;
 }
 
 // A put, get or accumulate: its bytes go out on the rank's link (the call
-// that ends its epoch waits for them).
-int handle_win_transfer(Runtime& rt, CallInfo& c, CallRef call) {
+// that ends its epoch waits for them). Captured, a non-blocking send to the
+// target (a get priced as a put of its bytes, as the virtual clock does),
+// completed at the fence that ends its epoch.
+int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
-  if (rc == MPI_SUCCESS) rt.clock().window_transfer(c.win, c.peer, type_bytes(c.count, c.type));
+  if (rc != MPI_SUCCESS) return rc;
+  const std::int64_t bytes = type_bytes(c.count, c.type);
+  rt.clock().window_transfer(c.win, c.peer, bytes);
+  if (!rt.following() || c.peer < 0) return rc;
+  {
+    std::lock_guard lock(rt.mutex());
+    CapturedWindow* w = rt.windows().find(c.win);
+    if (w == nullptr || static_cast<std::size_t>(c.peer) >= w->world.size()) return rc;
+    const int target = w->world[static_cast<std::size_t>(c.peer)];
+    if (rt.capturing() && target != rt.world_rank() && target != MPI_UNDEFINED) {  // else no message between ranks
+      w->pending.push_back(
+          rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
+    }
+  }
+  see_call(rt, fn, c.peer, kWindowTag, bytes);
   return rc;
+}
+
+// A fence of a window over every rank: its epoch's transfers completed
+// there, then a barrier (mutex held). Numbered among the collectives while
+// calls are followed, like any collective over every rank.
+bool record_fence(Runtime& rt, Fn fn, MPI_Win win) {
+  CapturedWindow* w = rt.windows().find(win);
+  if (w == nullptr) return false;
+  const std::int64_t number = rt.channels().next(collective_channel());
+  if (rt.capturing()) {
+    const Timeline::Place here = rt.timeline().here();
+    for (const Timeline::CommRef& transfer : w->pending) rt.timeline().complete_send(transfer, here);
+    model::CommOp op;
+    op.kind = model::CommKind::collective;
+    op.collective = Collective::barrier;
+    rt.timeline().add_comm(op, number);
+  }
+  w->pending.clear();
+  rt.collective({fn, Collective::barrier, 0});
+  return true;
 }
 
 // One-sided synchronization: the fence, general active target (post,
@@ -1315,6 +1366,14 @@ int handle_win_transfer(Runtime& rt, CallInfo& c, CallRef call) {
 int handle_win_sync(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
+  if (rc == MPI_SUCCESS && category == Category::win_fence && rt.following()) {
+    bool recorded = false;
+    {
+      std::lock_guard lock(rt.mutex());
+      recorded = record_fence(rt, fn, c.win);
+    }
+    if (recorded) see_call(rt, fn, 0, 0, 0, true);  // a collective point, like a barrier
+  }
   VirtualClockService& clock = rt.clock();
   if (rc != MPI_SUCCESS || !clock.carrying()) return rc;
   bool followed = true;
@@ -1428,7 +1487,7 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::win_free:
       return handle_win_free(rt, c, call);
     case Category::win_transfer:
-      return handle_win_transfer(rt, c, call);
+      return handle_win_transfer(rt, fn, c, call);
     case Category::win_fence:
     case Category::win_post:
     case Category::win_start:

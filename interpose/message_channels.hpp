@@ -34,6 +34,11 @@ inline Channel collective_channel() { return {model::CommKind::collective, -1, 0
 // 2^31 - 1 at most and less in MPICH, whose tags keep some bits), so they
 // are a channel of their own beside the program's point-to-point messages.
 inline constexpr int kNeighbourTag = 2147483647;
+// The tag of the messages a one-sided transfer is recorded as
+// (captured_windows.hpp), for the same reason. They are in no channel: the
+// fences that end their epochs place them, and the periods are lined up by
+// the other messages and the collectives (period_alignment.hpp).
+inline constexpr int kWindowTag = 2147483646;
 // The channel of an operation the timeline records.
 inline Channel channel_of(const model::CommOp& op) {
   return op.kind == model::CommKind::collective ? collective_channel() : Channel{op.kind, op.peer, op.tag};

@@ -122,6 +122,10 @@ bool Aligner::prepare() {
     p.set_channels(records_[r].channel_starts);
     for (const model::Section& s : records_[r].sections) {
       for (const model::CommOp& op : s.comm) {
+        if (op.tag == kWindowTag && op.kind != model::CommKind::collective) {  // placed by its fence
+          ++p.ops;
+          continue;
+        }
         const int ch = p.channel(channel_of(op));
         if (ch < 0) return false;  // a period that does not say where it began
         p.positions[static_cast<std::size_t>(ch)].push_back(p.ops++);

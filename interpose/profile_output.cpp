@@ -10,6 +10,7 @@
 
 #include "interpose/period_alignment.hpp"
 #include "interpose/row_weights_file.hpp"
+#include "interpose/window_transfers.hpp"
 #include "model/format_error.hpp"
 #include "model/text_file.hpp"
 
@@ -74,6 +75,13 @@ std::string rank_list(const std::vector<int>& ranks) {
   for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) which += (i > 0 ? ", " : "") + std::to_string(ranks[i]);
   if (ranks.size() > 8) which += ", ...";
   return which;
+}
+
+// One-sided transfers whose epoch's fence fell outside the captured
+// iteration (window_transfers.hpp).
+std::string dropped_transfers_message(std::int64_t dropped) {
+  return std::to_string(dropped) + (dropped == 1 ? " one-sided transfer" : " one-sided transfers") +
+         " of the captured iteration did not end at a fence within it and are left out of the profile";
 }
 
 // Why no profile was written, and what the user can do about it.
@@ -168,6 +176,8 @@ bool finish_profile_gather(ProfileGather& g, const Settings& settings) {
         // begin: one window of the run, in every channel, before they meet.
         const PeriodAlignment alignment =
             settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
+        const WindowTransfers transfers = pair_window_transfers(records);
+        if (transfers.dropped > 0) warn(dropped_transfers_message(transfers.dropped));
         std::vector<std::string> warnings;
         const model::Profile profile = assemble_profile(records,
                                                         {program_name(), settings.global_rows, settings.dist_path,

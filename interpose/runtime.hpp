@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "interpose/call.hpp"
+#include "interpose/captured_windows.hpp"
 #include "interpose/file_variables.hpp"
 #include "interpose/message_channels.hpp"
 #include "interpose/phase.hpp"
@@ -75,6 +76,8 @@ class Runtime {
   // mutex() held): where a captured period begins in each.
   ChannelCounter& channels() { return channels_; }
   FileVariables& files() { return files_; }
+  // The windows whose transfers and fences are recorded (mutex() held).
+  CapturedWindows& windows() { return windows_; }
   // Split collective MPI-IO begun and not yet ended, by file (MPI allows
   // one at a time on a file).
   std::unordered_map<MPI_File, PendingRequest>& split_file_io() { return split_file_io_; }
@@ -161,6 +164,7 @@ class Runtime {
   RequestTable requests_;
   ChannelCounter channels_;
   FileVariables files_;
+  CapturedWindows windows_;
   std::unordered_map<MPI_File, PendingRequest> split_file_io_;
   std::int64_t iterations_ = 0;
   bool captured_ = false;
