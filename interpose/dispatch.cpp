@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <vector>
 
 #include "interpose/clock.hpp"
 #include "interpose/communicators.hpp"
 #include "interpose/engaged.hpp"
+#include "interpose/group_collective.hpp"
 #include "interpose/neighbour_messages.hpp"
 #include "interpose/neighbourhood.hpp"
 #include "interpose/runtime.hpp"
@@ -685,6 +687,30 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
   }
 }
 
+// A collective over some but not all ranks (mutex held): the messages of
+// its rounds (group_collective.hpp), numbered in their channels while calls
+// are followed; each round's send leaves before its receive is waited for.
+// A group with a member outside MPI_COMM_WORLD is no communication of the
+// profile's ranks.
+void record_group_collective(Runtime& rt, Fn fn, const CallInfo& c) {
+  int size = 1;
+  int me = 0;
+  PMPI_Comm_size(c.comm, &size);
+  PMPI_Comm_rank(c.comm, &me);
+  std::vector<int> members(static_cast<std::size_t>(size));
+  std::iota(members.begin(), members.end(), 0);
+  const std::vector<int> world = world_ranks_of(c.comm, members);
+  if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return;
+  for (const GroupRound& round : group_rounds(c.collective, size, me, priced_bytes(c))) {
+    const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send,
+                                                        world[static_cast<std::size_t>(round.to)], round.bytes,
+                                                        kGroupTag, true);
+    record_world_message(rt, fn, model::CommKind::recv, world[static_cast<std::size_t>(round.from)], round.bytes,
+                         kGroupTag);
+    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here());
+  }
+}
+
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool following = rt.following();
   const bool all = following && over_all_ranks(c.comm, rt.world_size());
@@ -717,6 +743,10 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
       rt.timeline().add_comm(op, number);
     }
     rt.collective({fn, c.collective, bytes});
+  } else if (following && rc == MPI_SUCCESS && between_ranks(c.comm) &&
+             counts_for_detection(c.comm, rt.thread_level())) {
+    std::lock_guard lock(rt.mutex());
+    record_group_collective(rt, fn, c);
   }
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.

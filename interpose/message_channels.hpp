@@ -39,6 +39,9 @@ inline constexpr int kNeighbourTag = 2147483647;
 // fences that end their epochs place them, and the periods are lined up by
 // the other messages and the collectives (period_alignment.hpp).
 inline constexpr int kWindowTag = 2147483646;
+// The tag of the messages a collective over some but not all ranks is
+// recorded as (group_collective.hpp): a channel of their own per pair.
+inline constexpr int kGroupTag = 2147483645;
 // The channel of an operation the timeline records.
 inline Channel channel_of(const model::CommOp& op) {
   return op.kind == model::CommKind::collective ? collective_channel() : Channel{op.kind, op.peer, op.tag};
