@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "interpose/virtual_time.hpp"
@@ -16,35 +17,26 @@ constexpr Collective kAll[] = {
     Collective::barrier,   Collective::bcast,   Collective::reduce,   Collective::allreduce,      Collective::gather,
     Collective::allgather, Collective::scatter, Collective::alltoall, Collective::reduce_scatter, Collective::scan};
 
-TEST(GroupRounds, AnAllreduceOfFourIsTwoRoundsOfDissemination) {
-  const std::vector<GroupRound> rounds = group_rounds(Collective::allreduce, 4, 1, 80);
-  ASSERT_EQ(rounds.size(), 2u);
-  EXPECT_EQ(rounds[0].to, 2);
-  EXPECT_EQ(rounds[0].from, 0);
-  EXPECT_EQ(rounds[1].to, 3);
-  EXPECT_EQ(rounds[1].from, 3);
-  EXPECT_EQ(rounds[0].bytes, 80);
-  EXPECT_EQ(rounds[1].bytes, 80);
+// The rounds as (to, from, bytes), to compare with the expected ones.
+std::vector<std::tuple<int, int, std::int64_t>> rounds_of(model::Collective op, int size, int me, std::int64_t bytes) {
+  std::vector<std::tuple<int, int, std::int64_t>> out;
+  for (const GroupRound& r : group_rounds(op, size, me, bytes)) out.emplace_back(r.to, r.from, r.bytes);
+  return out;
 }
 
+using Rounds = std::vector<std::tuple<int, int, std::int64_t>>;
+
+TEST(GroupRounds, AnAllreduceOfFourIsTwoRoundsOfDissemination) {
+  EXPECT_EQ(rounds_of(Collective::allreduce, 4, 1, 80), (Rounds{{2, 0, 80}, {3, 3, 80}}));
+}
+
+// Bruck on 5: 1 block, 2, then the 1 still missing.
 TEST(GroupRounds, AnAllgatherSendsTheBlocksGatheredSoFar) {
-  // Bruck on 5: 1, 2, then the 1 block still missing.
-  const std::vector<GroupRound> rounds = group_rounds(Collective::allgather, 5, 0, 10);
-  ASSERT_EQ(rounds.size(), 3u);
-  EXPECT_EQ(rounds[0].bytes, 10);
-  EXPECT_EQ(rounds[1].bytes, 20);
-  EXPECT_EQ(rounds[2].bytes, 10);
-  EXPECT_EQ(rounds[2].to, 4);
-  EXPECT_EQ(rounds[2].from, 1);
+  EXPECT_EQ(rounds_of(Collective::allgather, 5, 0, 10), (Rounds{{1, 4, 10}, {2, 3, 20}, {4, 1, 10}}));
 }
 
 TEST(GroupRounds, AnAlltoallExchangesWithEveryOtherMemberInTurn) {
-  const std::vector<GroupRound> rounds = group_rounds(Collective::alltoall, 3, 2, 7);
-  ASSERT_EQ(rounds.size(), 2u);
-  EXPECT_EQ(rounds[0].to, 0);
-  EXPECT_EQ(rounds[0].from, 1);
-  EXPECT_EQ(rounds[1].to, 1);
-  EXPECT_EQ(rounds[1].from, 0);
+  EXPECT_EQ(rounds_of(Collective::alltoall, 3, 2, 7), (Rounds{{0, 1, 7}, {1, 0, 7}}));
 }
 
 TEST(GroupRounds, AGroupOfOneExchangesNothing) {
