@@ -358,6 +358,60 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   return rc;
 }
 
+// A collective call as the capture records it: what one rank contributes
+// in the profile's unit (collective_bytes) and at the emulated network's
+// price (priced_bytes).
+struct CollectiveCall {
+  MPI_Comm comm = MPI_COMM_NULL;
+  Collective collective = Collective::barrier;
+  std::int64_t bytes = 0;
+  std::int64_t priced_bytes = 0;
+};
+
+// A collective over some but not all ranks (mutex held): the messages of
+// its rounds (group_collective.hpp), numbered in their channels while calls
+// are followed; each round's send leaves before its receive is waited for.
+// A group with a member outside MPI_COMM_WORLD is no communication of the
+// profile's ranks.
+void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
+  int size = 1;
+  int me = 0;
+  PMPI_Comm_size(call.comm, &size);
+  PMPI_Comm_rank(call.comm, &me);
+  std::vector<int> members(static_cast<std::size_t>(size));
+  std::iota(members.begin(), members.end(), 0);
+  const std::vector<int> world = world_ranks_of(call.comm, members);
+  if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return;
+  for (const GroupRound& round : group_rounds(call.collective, size, me, call.priced_bytes)) {
+    const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send,
+                                                        world[static_cast<std::size_t>(round.to)], round.bytes,
+                                                        kGroupTag, true);
+    record_world_message(rt, fn, model::CommKind::recv, world[static_cast<std::size_t>(round.from)], round.bytes,
+                         kGroupTag);
+    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here());
+  }
+}
+
+// A collective followed (mutex held): over every rank (`all`), numbered
+// among the collectives and recorded while capturing; over some, as the
+// messages of its rounds; with several threads, only those of
+// MPI_COMM_WORLD keep one order on every rank.
+void record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all) {
+  if (all) {
+    const std::int64_t number = rt.channels().next(collective_channel());
+    if (rt.capturing()) {
+      model::CommOp op;
+      op.kind = model::CommKind::collective;
+      op.collective = call.collective;
+      op.bytes = call.bytes;
+      rt.timeline().add_comm(op, number);
+    }
+    rt.collective({fn, call.collective, call.bytes});
+  } else if (between_ranks(call.comm) && counts_for_detection(call.comm, rt.thread_level())) {
+    record_group_collective(rt, fn, call);
+  }
+}
+
 int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   if (clock.carrying()) {
@@ -383,9 +437,14 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   std::int64_t bytes = 0;
   for (int i = 0; i < c.nreq; ++i) {
     PendingRequest* found = rt.requests().oldest(c.requests[i]);
-    if (found == nullptr || !found->persistent || found->kind == Kind::collective) continue;
+    if (found == nullptr || !found->persistent) continue;
     PendingRequest& p = *found;
     p.active = true;
+    if (p.kind == Kind::collective) {
+      record_collective(rt, fn, {p.comm, p.collective, p.recorded_bytes, p.bytes},
+                        over_all_ranks(p.comm, rt.world_size()));
+      continue;
+    }
     if (p.from_nobody) continue;  // no message, and no part of the call for detection, as before it was followed
     if (p.kind == Kind::neighbour) {  // its blocks go out
       if (p.messages) p.sent_blocks = record_neighbour_sends(rt, fn, *p.messages);
@@ -687,30 +746,6 @@ void complete_all(Runtime& rt, Fn fn, const CallInfo& c, int n, FileDelay& delay
   }
 }
 
-// A collective over some but not all ranks (mutex held): the messages of
-// its rounds (group_collective.hpp), numbered in their channels while calls
-// are followed; each round's send leaves before its receive is waited for.
-// A group with a member outside MPI_COMM_WORLD is no communication of the
-// profile's ranks.
-void record_group_collective(Runtime& rt, Fn fn, const CallInfo& c) {
-  int size = 1;
-  int me = 0;
-  PMPI_Comm_size(c.comm, &size);
-  PMPI_Comm_rank(c.comm, &me);
-  std::vector<int> members(static_cast<std::size_t>(size));
-  std::iota(members.begin(), members.end(), 0);
-  const std::vector<int> world = world_ranks_of(c.comm, members);
-  if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return;
-  for (const GroupRound& round : group_rounds(c.collective, size, me, priced_bytes(c))) {
-    const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send,
-                                                        world[static_cast<std::size_t>(round.to)], round.bytes,
-                                                        kGroupTag, true);
-    record_world_message(rt, fn, model::CommKind::recv, world[static_cast<std::size_t>(round.from)], round.bytes,
-                         kGroupTag);
-    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here());
-  }
-}
-
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool following = rt.following();
   const bool all = following && over_all_ranks(c.comm, rt.world_size());
@@ -731,22 +766,10 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
                                      .exchange = entry});
     }
   }
-  if (all && rc == MPI_SUCCESS) {
-    const std::int64_t bytes = collective_bytes(c);
+  if (following && rc == MPI_SUCCESS) {
+    const CollectiveCall recorded{c.comm, c.collective, collective_bytes(c), priced_bytes(c)};
     std::lock_guard lock(rt.mutex());
-    const std::int64_t number = rt.channels().next(collective_channel());
-    if (rt.capturing()) {
-      model::CommOp op;
-      op.kind = model::CommKind::collective;
-      op.collective = c.collective;
-      op.bytes = bytes;
-      rt.timeline().add_comm(op, number);
-    }
-    rt.collective({fn, c.collective, bytes});
-  } else if (following && rc == MPI_SUCCESS && between_ranks(c.comm) &&
-             counts_for_detection(c.comm, rt.thread_level())) {
-    std::lock_guard lock(rt.mutex());
-    record_group_collective(rt, fn, c);
+    record_collective(rt, fn, recorded, all);
   }
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.
@@ -1160,19 +1183,22 @@ int handle_isendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   return rc;
 }
 
-// A persistent collective: each MPI_Start posts its entry time.
+// A persistent collective: each MPI_Start posts its entry time, and is
+// recorded where it starts, as a non-blocking collective is where it is
+// posted.
 int handle_collective_init(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
-  if (rc != MPI_SUCCESS || !rt.clock().carrying()) return rc;
-  std::lock_guard lock(rt.mutex());
+  if (rc != MPI_SUCCESS || (!rt.clock().carrying() && !rt.following())) return rc;
   PendingRequest pending{.kind = Kind::collective,
                          .comm = c.comm,
                          .bytes = priced_bytes(c),
                          .io = {},
                          .collective = c.collective};
+  pending.recorded_bytes = collective_bytes(c);
   pending.persistent = true;
   pending.active = false;
+  std::lock_guard lock(rt.mutex());
   rt.requests().add(*c.request, pending);
   return rc;
 }

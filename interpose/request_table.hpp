@@ -48,6 +48,7 @@ struct PendingRequest {
   bool on_emulated_disk = false;            // file: timed by the virtual clock's emulated disk,
   double disk_done_at = 0;                  //   which completes it at this virtual time
   model::Collective collective{};           // collective: which
+  std::int64_t recorded_bytes = 0;          // persistent collective: what the profile records of it
   std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times
   MPI_Comm* newcomm = nullptr;                  // comm_create: where MPI writes the new communicator
   std::shared_ptr<PendingShadows> shadows{};    // comm_create: its shadows, duplicated alongside
