@@ -1,13 +1,23 @@
 #pragma once
-// The windows whose one-sided communication the capture records: those over
-// every rank of MPI_COMM_WORLD, whose fences every rank calls, so that each
-// fence is a collective of the profile (docs/interpose.md, "One-sided
-// communication"). A put, get or accumulate is recorded as a non-blocking
-// send to its target, completed at the fence that ends its epoch; the
-// target's receive is added when the ranks' periods are assembled
-// (window_transfers.hpp), since a target takes no part in the call.
+// The windows whose one-sided communication the capture records
+// (docs/interpose.md, "One-sided communication"): those whose ranks are all
+// of MPI_COMM_WORLD.
+// - Fence epochs, on windows over every rank (whose fences every rank
+//   calls, so that each is a collective of the profile): a put, get or
+//   accumulate is recorded as a non-blocking send to its target, completed
+//   at the fence that ends its epoch; the target's receive is added when
+//   the ranks' periods are assembled (window_transfers.hpp), since a target
+//   takes no part in the call.
+// - General active target epochs, on any of them: each side knows the
+//   other from its group, so both are recorded where they happen. The
+//   target's MPI_Win_post sends each origin a notice, which the origin
+//   receives at its MPI_Win_complete before it sends the target the bytes
+//   it put there in the epoch (one message); the target's MPI_Win_wait
+//   receives one from each origin.
 #include <mpi.h>
 
+#include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -18,12 +28,22 @@ namespace mheta::interpose {
 
 struct CapturedWindow {
   std::vector<int> world;                  // the window communicator's ranks as ranks of MPI_COMM_WORLD
-  std::vector<Timeline::CommRef> pending;  // transfers of the open epoch, as recorded
+  bool over_all = false;                   // over every rank: its fences are collectives of the profile
+  std::vector<Timeline::CommRef> pending;  // transfers of the open fence epoch, as recorded
+  std::vector<int> origins;                // the open exposure epoch's origins (world ranks)
+  std::vector<Timeline::CommRef> notices;  // the notices its post sent them, as recorded
+  std::vector<int> targets;                // the open access epoch's targets (world ranks)
+  std::map<int, std::int64_t> put_bytes;   // the bytes put to each target in the access epoch
 };
 
 class CapturedWindows {
  public:
-  void add(MPI_Win win, std::vector<int> world) { windows_[win] = CapturedWindow{std::move(world), {}}; }
+  void add(MPI_Win win, std::vector<int> world, bool over_all) {
+    CapturedWindow w;
+    w.world = std::move(world);
+    w.over_all = over_all;
+    windows_[win] = std::move(w);
+  }
   void remove(MPI_Win win) { windows_.erase(win); }
   CapturedWindow* find(MPI_Win win) {
     const auto it = windows_.find(win);

@@ -1337,20 +1337,25 @@ int handle_comm_connect(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 }
 
 // Windows: the virtual clock keeps a communicator of each one's group, on
-// which their fences meet like a barrier. The capture records the transfers
-// and fences of a window over every rank (captured_windows.hpp).
+// which their fences meet like a barrier. The capture records the one-sided
+// communication of windows whose ranks are all of MPI_COMM_WORLD
+// (captured_windows.hpp); with several threads, only the fences of windows
+// of MPI_COMM_WORLD keep one order on every rank, as for collectives
+// (communicators.hpp).
 int handle_win_create(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   if (rc == MPI_SUCCESS) rt.clock().window_created(*c.win_out, c.comm);
-  // With several threads, only windows of MPI_COMM_WORLD keep one order of
-  // fences on every rank, as for collectives (communicators.hpp).
-  if (rc == MPI_SUCCESS && rt.following() && over_all_ranks(c.comm, rt.world_size()) &&
-      counts_for_detection(c.comm, rt.thread_level())) {
-    std::vector<int> members(static_cast<std::size_t>(rt.world_size()));
-    for (std::size_t r = 0; r < members.size(); ++r) members[r] = static_cast<int>(r);
+  if (rc == MPI_SUCCESS && rt.following() && c.comm != MPI_COMM_NULL) {
+    int size = 0;
+    PMPI_Comm_size(c.comm, &size);
+    std::vector<int> members(static_cast<std::size_t>(size));
+    std::iota(members.begin(), members.end(), 0);
     std::vector<int> world = world_ranks_of(c.comm, members);
-    std::lock_guard lock(rt.mutex());
-    rt.windows().add(*c.win_out, std::move(world));
+    const bool over_all = over_all_ranks(c.comm, rt.world_size()) && counts_for_detection(c.comm, rt.thread_level());
+    if (std::find(world.begin(), world.end(), MPI_UNDEFINED) == world.end()) {
+      std::lock_guard lock(rt.mutex());
+      rt.windows().add(*c.win_out, std::move(world), over_all);
+    }
   }
   rt.leave();
   return rc;
@@ -1369,9 +1374,11 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
 }
 
 // A put, get or accumulate: its bytes go out on the rank's link (the call
-// that ends its epoch waits for them). Captured, a non-blocking send to the
-// target (a get priced as a put of its bytes, as the virtual clock does),
-// completed at the fence that ends its epoch.
+// that ends its epoch waits for them). Captured (a get priced as a put of
+// its bytes, as the virtual clock does): in a general active target epoch,
+// added to what the origin sends the target at its MPI_Win_complete; in a
+// fence epoch, a non-blocking send to the target, completed at the fence
+// that ends the epoch.
 int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
@@ -1384,33 +1391,111 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     CapturedWindow* w = rt.windows().find(c.win);
     if (w == nullptr || static_cast<std::size_t>(c.peer) >= w->world.size()) return rc;
     const int target = w->world[static_cast<std::size_t>(c.peer)];
-    if (rt.capturing() && target != rt.world_rank() && target != MPI_UNDEFINED) {  // else no message between ranks
-      w->pending.push_back(
-          rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
+    if (target != rt.world_rank()) {  // else no message between ranks
+      if (!w->targets.empty()) {
+        w->put_bytes[target] = add_bytes(w->put_bytes[target], bytes);
+      } else if (w->over_all && rt.capturing()) {
+        w->pending.push_back(
+            rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
+      }
     }
   }
   see_call(rt, fn, c.peer, kWindowTag, bytes);
   return rc;
 }
 
-// A fence of a window over every rank: its epoch's transfers completed
-// there, then a barrier (mutex held). Numbered among the collectives while
+// A fence of a window over every rank (mutex held): its epoch's transfers
+// completed there, then a barrier, numbered among the collectives while
 // calls are followed, like any collective over every rank.
-bool record_fence(Runtime& rt, Fn fn, MPI_Win win) {
-  CapturedWindow* w = rt.windows().find(win);
-  if (w == nullptr) return false;
+void record_fence(Runtime& rt, Fn fn, CapturedWindow& w) {
   const std::int64_t number = rt.channels().next(collective_channel());
   if (rt.capturing()) {
     const Timeline::Place here = rt.timeline().here();
-    for (const Timeline::CommRef& transfer : w->pending) rt.timeline().complete_send(transfer, here);
+    for (const Timeline::CommRef& transfer : w.pending) rt.timeline().complete_send(transfer, here);
     model::CommOp op;
     op.kind = model::CommKind::collective;
     op.collective = Collective::barrier;
     rt.timeline().add_comm(op, number);
   }
-  w->pending.clear();
+  w.pending.clear();
   rt.collective({fn, Collective::barrier, 0});
-  return true;
+}
+
+// The other ranks of `group` as ranks of MPI_COMM_WORLD.
+std::vector<int> others_of(const Runtime& rt, MPI_Group group) {
+  std::vector<int> world = world_ranks_of(group);
+  std::erase_if(world, [&](int r) { return r == MPI_UNDEFINED || r == rt.world_rank(); });
+  return world;
+}
+
+// General active target (mutex held; captured_windows.hpp). MPI_Win_post:
+// a notice to each origin.
+void record_post(Runtime& rt, Fn fn, CapturedWindow& w, MPI_Group group) {
+  w.origins = others_of(rt, group);
+  w.notices.clear();
+  for (const int origin : w.origins) {
+    w.notices.push_back(record_world_message(rt, fn, model::CommKind::send, origin, 0, kEpochTag, true));
+  }
+}
+
+// MPI_Win_start: the targets whose notices its complete waits for.
+void record_start(const Runtime& rt, CapturedWindow& w, MPI_Group group) {
+  w.targets = others_of(rt, group);
+  w.put_bytes.clear();
+}
+
+// MPI_Win_complete: each target's notice, then the bytes put there.
+void record_complete(Runtime& rt, Fn fn, CapturedWindow& w) {
+  for (const int target : w.targets) record_world_message(rt, fn, model::CommKind::recv, target, 0, kEpochTag);
+  std::vector<Timeline::CommRef> sent;
+  for (const int target : w.targets) {
+    sent.push_back(record_world_message(rt, fn, model::CommKind::send, target, w.put_bytes[target], kEpochTag, true));
+  }
+  if (rt.capturing()) {
+    const Timeline::Place here = rt.timeline().here();
+    for (const Timeline::CommRef& s : sent) rt.timeline().complete_send(s, here);
+  }
+  w.targets.clear();
+  w.put_bytes.clear();
+}
+
+// MPI_Win_wait (or an MPI_Win_test that returned true): what each origin sent.
+void record_wait(Runtime& rt, Fn fn, CapturedWindow& w) {
+  if (rt.capturing()) {
+    const Timeline::Place here = rt.timeline().here();
+    for (const Timeline::CommRef& notice : w.notices) rt.timeline().complete_send(notice, here);
+  }
+  for (const int origin : w.origins) record_world_message(rt, fn, model::CommKind::recv, origin, 0, kEpochTag);
+  w.origins.clear();
+  w.notices.clear();
+}
+
+// The one-sided synchronization the capture records (mutex held). For a
+// fence of a recorded window, whether it is over every rank (a collective
+// point for detection); none for any other call.
+std::optional<bool> record_window_sync(Runtime& rt, Fn fn, Category category, const CallInfo& c) {
+  CapturedWindow* w = rt.windows().find(c.win);
+  if (w == nullptr) return std::nullopt;
+  switch (category) {
+    case Category::win_fence:
+      if (w->over_all) record_fence(rt, fn, *w);
+      return w->over_all;
+    case Category::win_post:
+      record_post(rt, fn, *w, c.group);
+      break;
+    case Category::win_start:
+      record_start(rt, *w, c.group);
+      break;
+    case Category::win_complete:
+      record_complete(rt, fn, *w);
+      break;
+    case Category::win_wait:
+      if (c.flag == nullptr || *c.flag != 0) record_wait(rt, fn, *w);
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
 }
 
 // One-sided synchronization: the fence, general active target (post,
@@ -1422,13 +1507,13 @@ bool record_fence(Runtime& rt, Fn fn, MPI_Win win) {
 int handle_win_sync(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
-  if (rc == MPI_SUCCESS && category == Category::win_fence && rt.following()) {
-    bool recorded = false;
+  if (rc == MPI_SUCCESS && rt.following()) {
+    std::optional<bool> fence_over_all;
     {
       std::lock_guard lock(rt.mutex());
-      recorded = record_fence(rt, fn, c.win);
+      fence_over_all = record_window_sync(rt, fn, category, c);
     }
-    if (recorded) see_call(rt, fn, 0, 0, 0, true);  // a collective point, like a barrier
+    if (fence_over_all) see_call(rt, fn, 0, 0, 0, *fence_over_all);  // over every rank: like a barrier
   }
   VirtualClockService& clock = rt.clock();
   if (rc != MPI_SUCCESS || !clock.carrying()) return rc;

@@ -42,6 +42,9 @@ inline constexpr int kWindowTag = 2147483646;
 // The tag of the messages a collective over some but not all ranks is
 // recorded as (group_collective.hpp): a channel of their own per pair.
 inline constexpr int kGroupTag = 2147483645;
+// The tag of the notices and transfers of general active target epochs
+// (captured_windows.hpp): a channel of their own per pair.
+inline constexpr int kEpochTag = 2147483644;
 // The channel of an operation the timeline records.
 inline Channel channel_of(const model::CommOp& op) {
   return op.kind == model::CommKind::collective ? collective_channel() : Channel{op.kind, op.peer, op.tag};
