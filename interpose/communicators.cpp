@@ -50,6 +50,14 @@ std::vector<int> ranks_of(MPI_Group group, MPI_Comm comm) {
 
 std::vector<int> world_ranks_of(MPI_Group group) { return ranks_of(group, MPI_COMM_WORLD); }
 
+std::vector<int> world_members(MPI_Comm comm) {
+  MPI_Group group = MPI_GROUP_NULL;
+  PMPI_Comm_group(comm, &group);
+  std::vector<int> world = world_ranks_of(group);
+  PMPI_Group_free(&group);
+  return world;
+}
+
 namespace {
 
 bool group_within_world(MPI_Group group) {

@@ -12,6 +12,10 @@ std::vector<int> world_ranks_of(MPI_Group group);
 // The ranks of `comm` the members of `group` are, in group order
 // (MPI_UNDEFINED for a process not in `comm`).
 std::vector<int> ranks_of(MPI_Group group, MPI_Comm comm);
+// The ranks of `comm`'s (local) group as ranks of MPI_COMM_WORLD, in
+// group order (not an overload of world_ranks_of: MPI_Comm and MPI_Group
+// are one type in MPICH).
+std::vector<int> world_members(MPI_Comm comm);
 // `peer` of `comm` as a rank of MPI_COMM_WORLD.
 int world_rank_of(MPI_Comm comm, int peer);
 // The same for several (MPI_PROC_NULL stays MPI_PROC_NULL).

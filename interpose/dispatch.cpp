@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <limits>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -374,15 +373,11 @@ struct CollectiveCall {
 // A group with a member outside MPI_COMM_WORLD is no communication of the
 // profile's ranks.
 void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
-  int size = 1;
-  int me = 0;
-  PMPI_Comm_size(call.comm, &size);
-  PMPI_Comm_rank(call.comm, &me);
-  std::vector<int> members(static_cast<std::size_t>(size));
-  std::iota(members.begin(), members.end(), 0);
-  const std::vector<int> world = world_ranks_of(call.comm, members);
+  const std::vector<int> world = world_members(call.comm);
   if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return;
-  for (const GroupRound& round : group_rounds(call.collective, size, me, call.priced_bytes)) {
+  const auto me = std::find(world.begin(), world.end(), rt.world_rank()) - world.begin();
+  for (const GroupRound& round :
+       group_rounds(call.collective, static_cast<int>(world.size()), static_cast<int>(me), call.priced_bytes)) {
     const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send,
                                                         world[static_cast<std::size_t>(round.to)], round.bytes,
                                                         kGroupTag, true);
@@ -766,16 +761,15 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
                                      .exchange = entry});
     }
   }
-  if (following && rc == MPI_SUCCESS) {
-    const CollectiveCall recorded{c.comm, c.collective, collective_bytes(c), priced_bytes(c)};
+  if (!following || rc != MPI_SUCCESS) return rc;
+  const CollectiveCall recorded{c.comm, c.collective, collective_bytes(c), priced_bytes(c)};
+  {
     std::lock_guard lock(rt.mutex());
     record_collective(rt, fn, recorded, all);
   }
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.
-  if (following && rc == MPI_SUCCESS && counts_for_detection(c.comm, rt.thread_level())) {
-    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all);
-  }
+  if (counts_for_detection(c.comm, rt.thread_level())) see_call(rt, fn, all ? 0 : 1, 0, recorded.bytes, all);
   return rc;
 }
 
@@ -1346,11 +1340,7 @@ int handle_win_create(Runtime& rt, CallInfo& c, CallRef call) {
   const int rc = call();
   if (rc == MPI_SUCCESS) rt.clock().window_created(*c.win_out, c.comm);
   if (rc == MPI_SUCCESS && rt.following() && c.comm != MPI_COMM_NULL) {
-    int size = 0;
-    PMPI_Comm_size(c.comm, &size);
-    std::vector<int> members(static_cast<std::size_t>(size));
-    std::iota(members.begin(), members.end(), 0);
-    std::vector<int> world = world_ranks_of(c.comm, members);
+    std::vector<int> world = world_members(c.comm);
     const bool over_all = over_all_ranks(c.comm, rt.world_size()) && counts_for_detection(c.comm, rt.thread_level());
     if (std::find(world.begin(), world.end(), MPI_UNDEFINED) == world.end()) {
       std::lock_guard lock(rt.mutex());
@@ -1408,17 +1398,12 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 // completed there, then a barrier, numbered among the collectives while
 // calls are followed, like any collective over every rank.
 void record_fence(Runtime& rt, Fn fn, CapturedWindow& w) {
-  const std::int64_t number = rt.channels().next(collective_channel());
   if (rt.capturing()) {
     const Timeline::Place here = rt.timeline().here();
     for (const Timeline::CommRef& transfer : w.pending) rt.timeline().complete_send(transfer, here);
-    model::CommOp op;
-    op.kind = model::CommKind::collective;
-    op.collective = Collective::barrier;
-    rt.timeline().add_comm(op, number);
   }
   w.pending.clear();
-  rt.collective({fn, Collective::barrier, 0});
+  record_collective(rt, fn, {.collective = Collective::barrier}, true);
 }
 
 // The other ranks of `group` as ranks of MPI_COMM_WORLD.

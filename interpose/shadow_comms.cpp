@@ -26,13 +26,11 @@ constexpr int kSpinTries = 64;
 // point-to-point peers are named in (the remote group of an
 // intercommunicator).
 std::pair<std::vector<int>, std::vector<int>> members_and_peers(MPI_Comm comm) {
-  MPI_Group group = MPI_GROUP_NULL;
-  PMPI_Comm_group(comm, &group);
-  std::vector<int> members = world_ranks_of(group);
-  PMPI_Group_free(&group);
+  std::vector<int> members = world_members(comm);
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (!inter) return {members, members};
+  MPI_Group group = MPI_GROUP_NULL;
   PMPI_Comm_remote_group(comm, &group);
   std::vector<int> peers = world_ranks_of(group);
   PMPI_Group_free(&group);
