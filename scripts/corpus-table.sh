@@ -26,6 +26,9 @@ if [[ -n $emulate ]]; then
   emulation=(--emulate "$emulate")
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Made before the runs, so that a directory that cannot be made stops the
+# script at once, not after them.
+if [[ -n ${RECORDS:-} ]]; then mkdir -p "$RECORDS"; fi
 mpiexec=${MPIEXEC:-mpiexec}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
