@@ -127,6 +127,7 @@ Json rank_record_to_json(const RankRecord& r) {
                       {"tag", c.tag},
                       {"collective", static_cast<int>(c.collective)},
                       {"nonblocking", c.nonblocking},
+                      {"synchronous", c.synchronous},
                       {"completed_at", {c.completed_section, c.completed_comm}}});
     }
     sections.push_back({{"stages", stages}, {"comm", comm}});
@@ -216,6 +217,7 @@ RankRecord rank_record_from_json(const Json& j) {
       op.tag = c.at("tag").get<int>();
       op.collective = static_cast<model::Collective>(c.at("collective").get<int>());
       op.nonblocking = c.at("nonblocking").get<bool>();
+      op.synchronous = c.at("synchronous").get<bool>();
       op.completed_section = c.at("completed_at").at(0).get<int>();
       op.completed_comm = c.at("completed_at").at(1).get<int>();
       section.comm.push_back(op);

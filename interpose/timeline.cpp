@@ -111,9 +111,10 @@ Timeline::Place Timeline::here() const {
   return {static_cast<int>(sections_.size()) - 1, static_cast<int>(sections_.back().comm.size())};
 }
 
-void Timeline::complete_send(CommRef send, Place at) {
+void Timeline::complete_send(CommRef send, Place at, bool synchronous) {
   if (send.timeline != id_ || at.section < 0 || send.section >= sections_.size()) return;
   model::CommOp& op = sections_[send.section].comm[send.comm];
+  op.synchronous = synchronous;
   op.completed_section = at.section;
   op.completed_comm = at.comm;
   completion_closes_section_ = true;
@@ -133,18 +134,12 @@ void Timeline::mark_stage() {
 
 namespace {
 
-bool same_message(const model::CommOp& a, const model::CommOp& b) {
-  return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag && a.collective == b.collective &&
-         a.nonblocking == b.nonblocking && a.completed_section == b.completed_section &&
-         a.completed_comm == b.completed_comm;
-}
-
 bool same_shape(const std::vector<model::Section>& a, const std::vector<model::Section>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t s = 0; s < a.size(); ++s) {
     if (a[s].stages.size() != b[s].stages.size() || a[s].comm.size() != b[s].comm.size()) return false;
     for (std::size_t c = 0; c < a[s].comm.size(); ++c) {
-      if (!same_message(a[s].comm[c], b[s].comm[c])) return false;
+      if (a[s].comm[c] != b[s].comm[c]) return false;
     }
     for (std::size_t g = 0; g < a[s].stages.size(); ++g) {
       const auto& x = a[s].stages[g].io;

@@ -51,7 +51,9 @@ class Timeline {
   // A non-blocking send of this timeline was completed at `at` (a wait or
   // test): recorded with it, and the work after it begins a new section,
   // so the compute before the completion is told from the compute after.
-  void complete_send(CommRef send, Place at);
+  // `synchronous`: the completion also waited for the receiver to reach
+  // its receive (model::CommOp::synchronous).
+  void complete_send(CommRef send, Place at, bool synchronous = false);
   // A receive from MPI_PROC_NULL completed: no message, but the work after
   // it begins a new section, as after any receive, since a program that
   // receives from nobody at the edge of its ranks computes as if it had

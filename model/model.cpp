@@ -125,27 +125,41 @@ void Model::compile_rank(int rank, const Profile& profile) {
   // Where the rank's non-blocking sends were completed: at each place
   // (section, before comm op k), the latest send completed there, which
   // the link puts out after all those before it; (-1, -1): none. Those
-  // not completed in the iteration hold the rank at its end.
+  // not completed in the iteration hold the rank at its end. The
+  // synchronous ones completed there each add a handshake after it.
   using Place = std::pair<int, int>;
   const Place none{-1, -1};
-  std::vector<std::vector<Place>> completed(rp.sections.size());
-  for (std::size_t s = 0; s < rp.sections.size(); ++s) completed[s].assign(rp.sections[s].comm.size() + 1, none);
-  Place completed_at_end = none;
+  struct Completed {
+    Place latest{-1, -1};
+    std::vector<Place> synchronous;
+  };
+  std::vector<std::vector<Completed>> completed(rp.sections.size());
+  for (std::size_t s = 0; s < rp.sections.size(); ++s) completed[s].resize(rp.sections[s].comm.size() + 1);
+  Completed completed_at_end;
   for (std::size_t s = 0; s < rp.sections.size(); ++s) {
     for (std::size_t k = 0; k < rp.sections[s].comm.size(); ++k) {
       const CommOp& c = rp.sections[s].comm[k];
       if (c.kind != CommKind::send || !c.nonblocking) continue;
-      Place& at = c.completed_section < 0
-                      ? completed_at_end
-                      : completed[static_cast<std::size_t>(c.completed_section)][static_cast<std::size_t>(c.completed_comm)];
-      at = std::max(at, Place{static_cast<int>(s), static_cast<int>(k)});
+      Completed& at =
+          c.completed_section < 0
+              ? completed_at_end
+              : completed[static_cast<std::size_t>(c.completed_section)][static_cast<std::size_t>(c.completed_comm)];
+      const Place here{static_cast<int>(s), static_cast<int>(k)};
+      at.latest = std::max(at.latest, here);
+      if (c.synchronous) at.synchronous.push_back(here);
     }
   }
   std::vector<std::vector<int>> send_op(rp.sections.size());  // the op of each send
-  const auto add_completion = [&](const Place& latest, int section_index) {
-    if (latest == none) return;
-    const int send = send_op[static_cast<std::size_t>(latest.first)][static_cast<std::size_t>(latest.second)];
-    ops_.push_back(Op{OpKind::completion, false, send, section_index, 0, -1, 0});
+  const auto op_of = [&](const Place& send) {
+    return send_op[static_cast<std::size_t>(send.first)][static_cast<std::size_t>(send.second)];
+  };
+  const auto add_completion = [&](const Completed& at, int section_index) {
+    if (at.latest == none) return;
+    ops_.push_back(Op{OpKind::completion, false, op_of(at.latest), section_index, 0, -1, 0});
+    for (const Place& send : at.synchronous) {
+      ops_.push_back(Op{OpKind::handshake, false, op_of(send), section_index, 0, -1, 0});
+      ++handshakes_;
+    }
   };
 
   for (std::size_t s = 0; s < rp.sections.size(); ++s) {
@@ -188,6 +202,7 @@ void Model::compile_rank(int rank, const Profile& profile) {
         case CommKind::send:
           send_op[s][k] = static_cast<int>(ops_.size());
           ops_.push_back(Op{OpKind::send, c.nonblocking, c.peer, section_index, c.tag, c.from_variable, c.bytes});
+          ops_.back().synchronous = c.synchronous;
           ++sends_;
           break;
         case CommKind::recv:
@@ -368,6 +383,7 @@ void Model::compile_messages() {
   forward_only_ = collective_ops_.empty();
   for (const MessageEnd& e : sends) forward_only_ = forward_only_ && e.src < e.dst;
   for (const MessageEnd& e : recvs) forward_only_ = forward_only_ && e.src < e.dst;
+  forward_only_ = forward_only_ && handshakes_ == 0;
   ends_in_collective_ = !collective_ops_.empty();
   for (int r = 0; r < ranks_; ++r) {
     const int last = op_begin_[static_cast<std::size_t>(r) + 1] - 1;
@@ -434,6 +450,8 @@ Workspace::Workspace(const Model& model)
       pc(static_cast<std::size_t>(model.ranks_)),
       at_collective(static_cast<std::size_t>(model.ranks_)),
       sent(model.ops_.size()),
+      reached(model.handshakes_ > 0 ? model.ops_.size() : 0),
+      reached_node(model.handshakes_ > 0 ? model.ops_.size() : 0),
       link(static_cast<std::size_t>(model.ranks_)),
       previous_clock(static_cast<std::size_t>(model.ranks_)),
       previous_link(static_cast<std::size_t>(model.ranks_)),
@@ -470,8 +488,10 @@ Workspace::Workspace(const Model& model)
     routing.peer.resize(model.ops_.size());
     routing.transfer.resize(model.ops_.size());
   }
-  // A tape node per maximum: at most one per op, the states' starts before.
-  const std::size_t nodes = 2 * static_cast<std::size_t>(model.ranks_) + model.ops_.size();
+  // A tape node per maximum: at most one per op, and two more per
+  // handshake; the states' starts before.
+  const std::size_t nodes =
+      2 * static_cast<std::size_t>(model.ranks_) + model.ops_.size() + 2 * static_cast<std::size_t>(model.handshakes_);
   tape.value.reserve(nodes);
   tape.larger.reserve(nodes);
   tape.end.reserve(2 * static_cast<std::size_t>(model.ranks_));

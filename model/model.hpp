@@ -169,8 +169,10 @@ class Model {
 
  private:
   friend class Workspace;
-  // completion: the wait or test that completed non-blocking sends.
-  enum class OpKind : std::uint8_t { block, send, recv, collective, completion };
+  // completion: the wait or test that completed non-blocking sends;
+  // handshake: there, the wait of a synchronous one for its receiver to
+  // have reached the receive (CommOp::synchronous).
+  enum class OpKind : std::uint8_t { block, send, recv, collective, completion, handshake };
 
   struct Op {
     OpKind kind;
@@ -178,7 +180,8 @@ class Model {
     // follows, until its completion (docs/model.md).
     bool nonblocking;
     // block: into blocks_; send/recv: peer rank; collective: sequence
-    // number; completion: the op of the latest send it completes.
+    // number; completion: the op of the latest send it completes;
+    // handshake: the op of its send.
     int index;
     int section;  // in the rank's profile, for error messages
     int tag;
@@ -190,6 +193,8 @@ class Model {
     // completion: the gaps of the sends the rank posted after the one it
     // completes and before it (own_time).
     double gap_s = 0;
+    // send: synchronous (a handshake follows its completion).
+    bool synchronous = false;
   };
   struct Block {
     double compute_s;
@@ -312,6 +317,11 @@ class Model {
   // iteration but the ranks below it, so iterations overlap and the
   // iteration time is the busiest rank's own time (pipeline_pace).
   bool forward_only_ = false;
+  // The handshakes of synchronous sends: a receiver's arrival at the
+  // receive holds the sender (a dependency against the messages'
+  // direction). Each takes two maxima of the tape beside its receive's
+  // one more.
+  int handshakes_ = 0;
   // Every rank that does anything ends its iteration in a collective: the
   // first iteration from a common start is the period (a common shift
   // after one), with no need of the iteration's max-plus form.
@@ -348,6 +358,10 @@ class Workspace {
   // after the transfer time of the routing in use, so a send whose peer
   // changes (another rank emptied) keeps its time.
   std::vector<double> sent;
+  // Per op (synchronous sends, with handshakes_): when the receiver reached
+  // the receive of it, -1 before; on the tape, the node of that time.
+  std::vector<double> reached;
+  std::vector<int> reached_node;
   // Per rank: when its link has put out every message it posted so far
   // (one at a time, in post order).
   std::vector<double> link;

@@ -201,6 +201,10 @@ class ProfileReader {
   // against the rank's sections once they are read: check_completions).
   void read_completion(const Json& op, const std::string& path, CommOp& c) {
     c.nonblocking = f_.boolean_or(op, "nonblocking", path, false);
+    c.synchronous = f_.boolean_or(op, "synchronous", path, false);
+    if (c.synchronous && !c.nonblocking) {
+      f_.fail(field_path(path, "synchronous"), "applies to a nonblocking send only");
+    }
     const Json* at = f_.optional_member(op, "completed_at", path);
     if (at == nullptr) return;
     const std::string at_path = field_path(path, "completed_at");
@@ -291,6 +295,7 @@ Json comm_to_json(const CommOp& c, const Profile& p) {
   if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
   if (c.nonblocking) {
     op["nonblocking"] = true;
+    if (c.synchronous) op["synchronous"] = true;
     if (c.completed_section >= 0) op["completed_at"] = {{"section", c.completed_section}, {"comm", c.completed_comm}};
   }
   return op;

@@ -81,6 +81,10 @@ struct CommOp {
   // persistent send's MPI_Start), so the rank goes on while its link puts
   // them out (docs/model.md, "A non-blocking send's gap").
   bool nonblocking = false;
+  // A non-blocking send whose completion also waits until its receiver has
+  // reached the receive (MPI_Issend's rule): the rounds of a collective over
+  // some but not all ranks (docs/model.md, "Collectives over a group").
+  bool synchronous = false;
   // A non-blocking send: where the call that completed it (a wait or a
   // test) was, as a place in the rank's iteration: before operation
   // `completed_comm` of section `completed_section`'s comm (its size: after
@@ -88,6 +92,10 @@ struct CommOp {
   // the iteration (the rank is held at the iteration's end instead).
   int completed_section = -1;
   int completed_comm = 0;
+
+  // The same message, every field alike (the same operation of a period
+  // captured twice).
+  bool operator==(const CommOp&) const = default;
 };
 
 struct Section {

@@ -19,12 +19,6 @@ bool same_io(const StageIo& a, const StageIo& b) {
          a.reads.bytes == b.reads.bytes && a.writes.count == b.writes.count && a.writes.bytes == b.writes.bytes;
 }
 
-bool same_message(const CommOp& a, const CommOp& b) {
-  return a.kind == b.kind && a.peer == b.peer && a.bytes == b.bytes && a.tag == b.tag &&
-         a.collective == b.collective && a.from_variable == b.from_variable && a.nonblocking == b.nonblocking &&
-         a.completed_section == b.completed_section && a.completed_comm == b.completed_comm;
-}
-
 std::string section_difference(const Section& a, const Section& b, const std::string& where) {
   std::string d = count_difference(where, a.stages.size(), b.stages.size(), "stages");
   if (d.empty()) d = count_difference(where, a.comm.size(), b.comm.size(), "messages");
@@ -39,7 +33,7 @@ std::string section_difference(const Section& a, const Section& b, const std::st
     }
   }
   for (std::size_t c = 0; c < a.comm.size(); ++c) {
-    if (!same_message(a.comm[c], b.comm[c])) return where + ": message " + std::to_string(c) + " differs";
+    if (a.comm[c] != b.comm[c]) return where + ": message " + std::to_string(c) + " differs";
   }
   return "";
 }

@@ -98,6 +98,8 @@ double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scal
       return collective_cost_s_[static_cast<std::size_t>(op.index)];
     case OpKind::completion:
       return 0;  // what it holds the rank for depends on the link (own_time)
+    case OpKind::handshake:
+      return 0;  // a wait for the receiver
   }
   return 0;
 }
@@ -144,6 +146,8 @@ double Model::own_time(int rank, const Seconds& seconds, const int* peer, const 
         // pause, so before the rank got here.
         clock = std::max(clock, link - op.gap_s);
         break;
+      case OpKind::handshake:
+        break;  // a wait for the receiver
     }
   }
   return clock;
@@ -371,6 +375,7 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
+  std::fill(ws.reached.begin(), ws.reached.end(), -1.0);
   if constexpr (kTaped) {
     ws.tape_fits = false;  // until the replay has recorded all of it
     tape->restart(ws.clock, ws.link);
@@ -488,19 +493,59 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
             clock = until;
             break;
           }
+          case OpKind::handshake: {
+            // A synchronous send completes once its receiver has reached
+            // the receive and the message has arrived there: the last
+            // member to enter a collective over a group waits for its
+            // messages as the virtual clock holds it (docs/model.md,
+            // "Collectives over a group").
+            const auto si = static_cast<std::size_t>(op.index);
+            if (peer != nullptr && peer[si] < 0) break;  // not sent
+            if (ws.reached[si] < 0) {
+              blocked = true;
+              break;
+            }
+            const int receiver = peer != nullptr ? peer[si] : ops_[si].index;
+            const double until = std::max({clock, ws.sent[si] + transfer[si], ws.reached[si]});
+            if constexpr (kTaped) {
+              const int arrived =
+                  tape->max_of(clock_node, clock_weight, ws.sent_node[si], ws.sent_weight[si] + transfer[si]);
+              ws.weight_slot[i] = slot_of(arrived, 0);
+              clock_node = tape->max_of(arrived, 0.0, ws.reached_node[si], 0.0);
+              clock_weight = 0;
+            }
+            record(ReplayEvent::Kind::wait, r, op, clock, until, receiver, op.index);
+            if (out) out->wait_s += until - clock;
+            clock = until;
+            break;
+          }
           case OpKind::recv: {
             const int send = partner[pc];
             if (send < 0 || (peer != nullptr && peer[i] < 0)) break;
-            const int sender = op_rank_[static_cast<std::size_t>(send)];
+            const auto si = static_cast<std::size_t>(send);
+            const bool handshake = handshakes_ > 0 && ops_[si].synchronous;
+            if (handshake && ws.reached[si] < 0) {
+              // Reached: the sender's handshake may go on from here. On
+              // the tape, this time becomes a node of its own (the clock's
+              // weights are costs, never negative, so the maximum is the
+              // sum), which the receive then goes on from.
+              ws.reached[si] = clock;
+              if constexpr (kTaped) {
+                clock_node = tape->max_of(clock_node, clock_weight, clock_node, 0.0);
+                ws.weight_slot[i] = slot_of(clock_node, 0);
+                clock_weight = 0;
+                ws.reached_node[si] = clock_node;
+              }
+            }
+            const int sender = op_rank_[si];
             if ((sender == r ? pc : ws.pc[static_cast<std::size_t>(sender)]) <= send) {
               blocked = true;
               break;
             }
-            const auto si = static_cast<std::size_t>(send);
             if constexpr (kTaped) {
               clock_node =
                   tape->max_of(clock_node, clock_weight, ws.sent_node[si], ws.sent_weight[si] + transfer[si]);
-              ws.weight_slot[i] = slot_of(clock_node, 0);
+              if (!handshake) ws.weight_slot[i] = slot_of(clock_node, 0);
               clock_weight = network_.recv_overhead_s;
             }
             const double wait = std::max(0.0, ws.sent[si] + transfer[si] - clock);  // Eq 3 / Eq 4
@@ -629,8 +674,15 @@ void Model::reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& 
         break;
       case OpKind::recv:
         if (routes.partner[pc] < 0 || (routes.peer != nullptr && routes.peer[i] < 0)) break;
+        // Before the receive of a synchronous send: the side of the node
+        // of the time it was reached (replay_ops).
         ws.tape.weight(slot) = clock_weight;
         clock_weight = network_.recv_overhead_s;
+        break;
+      case OpKind::handshake:
+        if (routes.peer != nullptr && routes.peer[static_cast<std::size_t>(op.index)] < 0) break;
+        ws.tape.weight(slot) = clock_weight;
+        clock_weight = 0;
         break;
       case OpKind::collective:
         // With one rank its clock goes on through the collective.

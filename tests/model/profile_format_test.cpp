@@ -205,6 +205,26 @@ TEST(ProfileFormat, ASendsCompletionMustBeAfterItInTheRanksIteration) {
   EXPECT_EQ(error_after(completed_at(3)).where(), where);
 }
 
+// A synchronous send (the rounds of a collective over a group): written
+// only when set, read back, and refused on a blocking send.
+TEST(ProfileFormat, SynchronousSendsRoundTrip) {
+  Profile p = valid_profile();
+  CommOp& send = p.ranks[0].sections[0].comm[0];
+  send.nonblocking = true;
+  send.synchronous = true;
+  send.completed_section = 0;
+  send.completed_comm = 2;
+  const Json doc = profile_to_json(p);
+  EXPECT_EQ(doc["ranks"][0]["sections"][0]["comm"][0]["synchronous"], true);
+  EXPECT_FALSE(doc["ranks"][1]["sections"][0]["comm"][0].contains("synchronous"));
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  EXPECT_TRUE(back.ranks[0].sections[0].comm[0].synchronous);
+  EXPECT_FALSE(back.ranks[1].sections[0].comm[0].synchronous);
+  const FormatError blocking = error_after([](Json& d) { first_section(d, 0)["comm"][0]["synchronous"] = true; });
+  EXPECT_EQ(blocking.where(), "ranks[0].sections[0].comm[0].synchronous");
+  EXPECT_NE(blocking.reason().find("nonblocking send only"), std::string::npos);
+}
+
 TEST(ProfileFormat, RanksOutOfOrder) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
 }
