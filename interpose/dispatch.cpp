@@ -383,7 +383,10 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
                                                         kGroupTag, true);
     record_world_message(rt, fn, model::CommKind::recv, world[static_cast<std::size_t>(round.from)], round.bytes,
                          kGroupTag);
-    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here());
+    // Synchronous: the last member to enter waits for its messages to
+    // arrive, as the virtual clock keeps it until its latest entry plus the
+    // cost (group_collective.hpp).
+    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here(), true);
   }
 }
 

@@ -3,9 +3,12 @@
 // of a process grid), as the messages a rank exchanges in it. The model
 // knows collectives over every rank only; over a group it prices the
 // messages of a dissemination, each round a message to the member `to`
-// places on and one from the member as far behind, which leaves every
-// member at the latest entry plus the cost the virtual clock charges the
-// collective (virtual_time.hpp, Hockney model, k = ceil(log2 P)):
+// places on and one from the member as far behind. The rounds' sends are
+// synchronous (model::CommOp::synchronous): the last member to enter gets
+// no message that waits for it, so without them it would leave each round
+// once its bytes had left, a latency early. With them, a late member
+// leaves every member at its entry plus the cost the virtual clock charges
+// the collective (virtual_time.hpp, Hockney model, k = ceil(log2 P)):
 //   barrier                          k rounds of 0 bytes         k alpha
 //   bcast, reduce, allreduce, scan   k rounds of n bytes         k (alpha + n beta)
 //   gather, scatter, allgather,      k rounds, 2^i n bytes       k alpha + (P-1) n beta

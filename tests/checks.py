@@ -56,13 +56,18 @@ def run_or_exit(argv, **kwargs):
     return result
 
 
-def run_interposed_unchanged(mpiexec, np, lib, program, env):
+def run_interposed_unchanged(mpiexec, np, lib, program, env, compared=None):
     """Runs `program` (its argv) on `np` ranks without the interposer, then
     with it (LD_PRELOAD=`lib`, environment `env`), and ends the driver when
-    the output changed; the interposed run."""
+    the output changed (only its lines `compared` keeps, when given: a
+    program that prints its own timings); the interposed run."""
     plain = run_or_exit([mpiexec, "-n", str(np)] + program)
     interposed = run_or_exit([mpiexec, "-n", str(np), "-genv", "LD_PRELOAD", lib] + program, env=env)
-    if interposed.stdout != plain.stdout:
+
+    def kept(output):
+        return output if compared is None else [line for line in output.splitlines() if compared(line)]
+
+    if kept(interposed.stdout) != kept(plain.stdout):
         sys.exit("FAIL: output changed under the interposer:\n--- plain\n%s--- interposed\n%s" %
                  (plain.stdout, interposed.stdout))
     return interposed
@@ -83,7 +88,7 @@ def profile_check_parser(description, iterations):
     return parser
 
 
-def interposed_profile(args, program):
+def interposed_profile(args, program, compared=None):
     """Runs `program` as run_interposed_unchanged does, with the profile
     written to a scratch file (and args.emulate, if given), and returns the
     profile; ends the driver when none was written, when it does not follow
@@ -97,7 +102,7 @@ def interposed_profile(args, program):
         env = dict(os.environ, MHETA_PROFILE=path)
         if args.emulate:
             env["MHETA_EMULATE"] = args.emulate
-        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program, env)
+        interposed = run_interposed_unchanged(args.mpiexec, args.np, args.lib, program, env, compared)
         if not os.path.exists(path):
             sys.exit("FAIL: no profile written:\n" + interposed.stderr)
         with open(path) as f:
