@@ -155,9 +155,9 @@ void Model::compile_rank(int rank, const Profile& profile) {
   };
   const auto add_completion = [&](const Completed& at, int section_index) {
     if (at.latest == none) return;
-    ops_.push_back(Op{OpKind::completion, false, op_of(at.latest), section_index, 0, -1, 0});
+    ops_.push_back(Op{OpKind::completion, false, false, op_of(at.latest), section_index, 0, -1, 0});
     for (const Place& send : at.synchronous) {
-      ops_.push_back(Op{OpKind::handshake, false, op_of(send), section_index, 0, -1, 0});
+      ops_.push_back(Op{OpKind::handshake, false, false, op_of(send), section_index, 0, -1, 0});
       ++handshakes_;
     }
   };
@@ -193,7 +193,7 @@ void Model::compile_rank(int rank, const Profile& profile) {
       }
     }
     block.io_end = static_cast<int>(io_terms_.size());
-    ops_.push_back(Op{OpKind::block, false, static_cast<int>(blocks_.size()), section_index, 0, -1, 0});
+    ops_.push_back(Op{OpKind::block, false, false, static_cast<int>(blocks_.size()), section_index, 0, -1, 0});
     blocks_.push_back(block);
     for (std::size_t k = 0; k < section.comm.size(); ++k) {
       add_completion(completed[s][k], section_index);
@@ -201,17 +201,18 @@ void Model::compile_rank(int rank, const Profile& profile) {
       switch (c.kind) {
         case CommKind::send:
           send_op[s][k] = static_cast<int>(ops_.size());
-          ops_.push_back(Op{OpKind::send, c.nonblocking, c.peer, section_index, c.tag, c.from_variable, c.bytes});
-          ops_.back().synchronous = c.synchronous;
+          ops_.push_back(
+              Op{OpKind::send, c.nonblocking, c.synchronous, c.peer, section_index, c.tag, c.from_variable, c.bytes});
           ++sends_;
           break;
         case CommKind::recv:
-          ops_.push_back(Op{OpKind::recv, false, c.peer, section_index, c.tag, -1, c.bytes});
+          ops_.push_back(Op{OpKind::recv, false, false, c.peer, section_index, c.tag, -1, c.bytes});
           ++recvs_;
           break;
         case CommKind::collective:
           // The sequence number is filled in by compile_collectives.
-          ops_.push_back(Op{OpKind::collective, false, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
+          ops_.push_back(
+              Op{OpKind::collective, false, false, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
           break;
       }
     }

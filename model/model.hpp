@@ -179,6 +179,9 @@ class Model {
     // send: non-blocking, its gap runs on the rank's link beside what
     // follows, until its completion (docs/model.md).
     bool nonblocking;
+    // send: synchronous (a handshake follows its completion). Beside the
+    // other flag, in what would be padding: a larger op slows the replay.
+    bool synchronous;
     // block: into blocks_; send/recv: peer rank; collective: sequence
     // number; completion: the op of the latest send it completes;
     // handshake: the op of its send.
@@ -193,8 +196,6 @@ class Model {
     // completion: the gaps of the sends the rank posted after the one it
     // completes and before it (own_time).
     double gap_s = 0;
-    // send: synchronous (a handshake follows its completion).
-    bool synchronous = false;
   };
   struct Block {
     double compute_s;
