@@ -126,12 +126,14 @@ void Model::compile_rank(int rank, const Profile& profile) {
   // (section, before comm op k), the latest send completed there, which
   // the link puts out after all those before it; (-1, -1): none. Those
   // not completed in the iteration hold the rank at its end. The
-  // synchronous ones completed there each add a handshake after it.
+  // synchronous ones completed there each add a handshake after it, the
+  // non-blocking collectives completed there a wait for each.
   using Place = std::pair<int, int>;
   const Place none{-1, -1};
   struct Completed {
     Place latest{-1, -1};
     std::vector<Place> synchronous;
+    std::vector<Place> collectives;
   };
   std::vector<std::vector<Completed>> completed(rp.sections.size());
   for (std::size_t s = 0; s < rp.sections.size(); ++s) completed[s].resize(rp.sections[s].comm.size() + 1);
@@ -139,33 +141,43 @@ void Model::compile_rank(int rank, const Profile& profile) {
   for (std::size_t s = 0; s < rp.sections.size(); ++s) {
     for (std::size_t k = 0; k < rp.sections[s].comm.size(); ++k) {
       const CommOp& c = rp.sections[s].comm[k];
-      if (c.kind != CommKind::send || !c.nonblocking) continue;
+      if (c.kind == CommKind::recv || !c.nonblocking) continue;
       Completed& at =
           c.completed_section < 0
               ? completed_at_end
               : completed[static_cast<std::size_t>(c.completed_section)][static_cast<std::size_t>(c.completed_comm)];
       const Place here{static_cast<int>(s), static_cast<int>(k)};
+      if (c.kind == CommKind::collective) {
+        at.collectives.push_back(here);
+        continue;
+      }
       at.latest = std::max(at.latest, here);
       if (c.synchronous) at.synchronous.push_back(here);
     }
   }
-  std::vector<std::vector<int>> send_op(rp.sections.size());  // the op of each send
-  const auto op_of = [&](const Place& send) {
-    return send_op[static_cast<std::size_t>(send.first)][static_cast<std::size_t>(send.second)];
+  std::vector<std::vector<int>> comm_op(rp.sections.size());  // the op of each send and collective
+  const auto op_of = [&](const Place& comm) {
+    return comm_op[static_cast<std::size_t>(comm.first)][static_cast<std::size_t>(comm.second)];
   };
   const auto add_completion = [&](const Completed& at, int section_index) {
-    if (at.latest == none) return;
-    ops_.push_back(Op{OpKind::completion, false, false, op_of(at.latest), section_index, 0, -1, 0});
-    for (const Place& send : at.synchronous) {
-      ops_.push_back(Op{OpKind::handshake, false, false, op_of(send), section_index, 0, -1, 0});
-      ++handshakes_;
+    if (at.latest != none) {
+      ops_.push_back(Op{OpKind::completion, false, false, op_of(at.latest), section_index, 0, -1, 0});
+      for (const Place& send : at.synchronous) {
+        ops_.push_back(Op{OpKind::handshake, false, false, op_of(send), section_index, 0, -1, 0});
+        ++handshakes_;
+      }
+    }
+    // Its collective's op for now; compile_collectives makes it the
+    // sequence number.
+    for (const Place& collective : at.collectives) {
+      ops_.push_back(Op{OpKind::collective_wait, false, false, op_of(collective), section_index, 0, -1, 0});
     }
   };
 
   for (std::size_t s = 0; s < rp.sections.size(); ++s) {
     const Section& section = rp.sections[s];
     const int section_index = static_cast<int>(s);
-    send_op[s].assign(section.comm.size(), -1);
+    comm_op[s].assign(section.comm.size(), -1);
     // One block per section: its stages add up (T_tau = sum of T_gamma).
     Block block{0.0, static_cast<int>(io_terms_.size()), 0};
     for (const Stage& stage : section.stages) {
@@ -200,7 +212,7 @@ void Model::compile_rank(int rank, const Profile& profile) {
       const CommOp& c = section.comm[k];
       switch (c.kind) {
         case CommKind::send:
-          send_op[s][k] = static_cast<int>(ops_.size());
+          comm_op[s][k] = static_cast<int>(ops_.size());
           ops_.push_back(
               Op{OpKind::send, c.nonblocking, c.synchronous, c.peer, section_index, c.tag, c.from_variable, c.bytes});
           ++sends_;
@@ -211,8 +223,9 @@ void Model::compile_rank(int rank, const Profile& profile) {
           break;
         case CommKind::collective:
           // The sequence number is filled in by compile_collectives.
-          ops_.push_back(
-              Op{OpKind::collective, false, false, static_cast<int>(c.collective), section_index, 0, -1, c.bytes});
+          comm_op[s][k] = static_cast<int>(ops_.size());
+          ops_.push_back(Op{OpKind::collective, c.nonblocking, false, static_cast<int>(c.collective), section_index, 0,
+                            -1, c.bytes});
           break;
       }
     }
@@ -284,6 +297,10 @@ void Model::compile_collectives() {
   for (int r = 0; r < ranks_; ++r) {
     for (int i = op_begin_[static_cast<std::size_t>(r)]; i < op_begin_[static_cast<std::size_t>(r) + 1]; ++i) {
       Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind == OpKind::collective_wait) {  // after its collective, numbered by now
+        op.index = ops_[static_cast<std::size_t>(op.index)].index;
+        continue;
+      }
       if (op.kind != OpKind::collective) continue;
       const auto collective = static_cast<Collective>(op.index);
       const int seq = counts[static_cast<std::size_t>(r)]++;
@@ -389,7 +406,8 @@ void Model::compile_messages() {
   for (int r = 0; r < ranks_; ++r) {
     const int last = op_begin_[static_cast<std::size_t>(r) + 1] - 1;
     if (last < op_begin_[static_cast<std::size_t>(r)]) continue;  // no ops: idle
-    ends_in_collective_ = ends_in_collective_ && ops_[static_cast<std::size_t>(last)].kind == OpKind::collective;
+    const Op& op = ops_[static_cast<std::size_t>(last)];
+    ends_in_collective_ = ends_in_collective_ && op.kind == OpKind::collective && !op.nonblocking;
   }
   const MatchResult result = match_messages(sends, recvs, base_partner_);
   if (result.unmatched > 0) {

@@ -171,20 +171,23 @@ class Model {
   friend class Workspace;
   // completion: the wait or test that completed non-blocking sends;
   // handshake: there, the wait of a synchronous one for its receiver to
-  // have reached the receive (CommOp::synchronous).
-  enum class OpKind : std::uint8_t { block, send, recv, collective, completion, handshake };
+  // have reached the receive (CommOp::synchronous); collective_wait: there,
+  // the wait for a non-blocking collective's result.
+  enum class OpKind : std::uint8_t { block, send, recv, collective, completion, handshake, collective_wait };
 
   struct Op {
     OpKind kind;
     // send: non-blocking, its gap runs on the rank's link beside what
-    // follows, until its completion (docs/model.md).
+    // follows, until its completion (docs/model.md). collective: posted
+    // (MPI_Iallreduce, a persistent one's MPI_Start): the rank goes on,
+    // and its collective_wait holds it until the result is there.
     bool nonblocking;
     // send: synchronous (a handshake follows its completion). Beside the
     // other flag, in what would be padding: a larger op slows the replay.
     bool synchronous;
-    // block: into blocks_; send/recv: peer rank; collective: sequence
-    // number; completion: the op of the latest send it completes;
-    // handshake: the op of its send.
+    // block: into blocks_; send/recv: peer rank; collective and
+    // collective_wait: sequence number; completion: the op of the latest
+    // send it completes; handshake: the op of its send.
     int index;
     int section;  // in the rank's profile, for error messages
     int tag;

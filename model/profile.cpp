@@ -194,21 +194,26 @@ class ProfileReader {
     }
     c.kind = CommKind::collective;
     c.collective = *collective;
+    read_completion(op, path, c);
     return c;
   }
 
-  // A non-blocking send, and where it was completed (its place is checked
-  // against the rank's sections once they are read: check_completions).
+  // A non-blocking send or collective, and where it was completed (its
+  // place is checked against the rank's sections once they are read:
+  // check_completions).
   void read_completion(const Json& op, const std::string& path, CommOp& c) {
     c.nonblocking = f_.boolean_or(op, "nonblocking", path, false);
     c.synchronous = f_.boolean_or(op, "synchronous", path, false);
-    if (c.synchronous && !c.nonblocking) {
+    if (c.synchronous && (!c.nonblocking || c.kind != CommKind::send)) {
       f_.fail(field_path(path, "synchronous"), "applies to a nonblocking send only");
     }
     const Json* at = f_.optional_member(op, "completed_at", path);
     if (at == nullptr) return;
     const std::string at_path = field_path(path, "completed_at");
-    if (!c.nonblocking) f_.fail(at_path, "applies to a nonblocking send only (a blocking send completes where it is)");
+    const std::string what = c.kind == CommKind::send ? "send" : "collective";
+    if (!c.nonblocking) {
+      f_.fail(at_path, "applies to a nonblocking " + what + " only (a blocking " + what + " completes where it is)");
+    }
     if (!at->is_object()) f_.fail(at_path, "must be an object {\"section\", \"comm\"}");
     c.completed_section = static_cast<int>(f_.integer(*at, "section", at_path, 0, INT32_MAX));
     c.completed_comm = static_cast<int>(f_.integer(*at, "comm", at_path, 0, INT32_MAX));
@@ -234,8 +239,9 @@ class ProfileReader {
                                ", which has " + std::to_string(rp.sections[section].comm.size()));
         }
         if (section < s || (section == s && comm <= k)) {
-          f_.fail(at_path, "is before the send itself (section " + std::to_string(s) + ", operation " +
-                               std::to_string(k) + "): a send is completed after it is posted");
+          const std::string what = c.kind == CommKind::send ? "send" : "collective";
+          f_.fail(at_path, "is before the " + what + " itself (section " + std::to_string(s) + ", operation " +
+                               std::to_string(k) + "): a " + what + " is completed after it is posted");
         }
       }
     }
@@ -289,10 +295,10 @@ Json comm_to_json(const CommOp& c, const Profile& p) {
   Json op;
   if (c.kind == CommKind::collective) {
     op = {{"op", collective_name(c.collective)}, {"bytes", c.bytes}};
-    return op;
+  } else {
+    op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
+    if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
   }
-  op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
-  if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
   if (c.nonblocking) {
     op["nonblocking"] = true;
     if (c.synchronous) op["synchronous"] = true;

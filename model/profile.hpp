@@ -79,14 +79,17 @@ struct CommOp {
   int from_variable = -1;
   // send: posted without waiting for its bytes to leave (MPI_Isend, or a
   // persistent send's MPI_Start), so the rank goes on while its link puts
-  // them out (docs/model.md, "A non-blocking send's gap").
+  // them out (docs/model.md, "A non-blocking send's gap"). collective:
+  // posted without waiting for its result (MPI_Iallreduce, a persistent
+  // collective's MPI_Start), which the call that completes it waits for
+  // (docs/model.md, "Non-blocking collectives").
   bool nonblocking = false;
   // A non-blocking send whose completion also waits until its receiver has
   // reached the receive (MPI_Issend's rule): the rounds of a collective over
   // some but not all ranks (docs/model.md, "Collectives over a group").
   bool synchronous = false;
-  // A non-blocking send: where the call that completed it (a wait or a
-  // test) was, as a place in the rank's iteration: before operation
+  // A non-blocking send or collective: where the call that completed it (a
+  // wait or a test) was, as a place in the rank's iteration: before operation
   // `completed_comm` of section `completed_section`'s comm (its size: after
   // all of them, before the next section's stages). -1: not completed in
   // the iteration (the rank is held at the iteration's end instead).

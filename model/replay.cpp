@@ -100,6 +100,8 @@ double Model::own_seconds(int rank, const Op& op, std::int64_t rows, double scal
       return 0;  // what it holds the rank for depends on the link (own_time)
     case OpKind::handshake:
       return 0;  // a wait for the receiver
+    case OpKind::collective_wait:
+      return 0;  // a wait for the collective's result
   }
   return 0;
 }
@@ -147,7 +149,8 @@ double Model::own_time(int rank, const Seconds& seconds, const int* peer, const 
         clock = std::max(clock, link - op.gap_s);
         break;
       case OpKind::handshake:
-        break;  // a wait for the receiver
+      case OpKind::collective_wait:
+        break;  // a wait for the receiver, or for a collective's result
     }
   }
   return clock;
@@ -365,8 +368,9 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
   const auto record = [events](ReplayEvent::Kind kind, int rank, const Op& op, double start, double end,
                                int peer = -1, int message = -1) {
     if (events == nullptr) return;
-    events->push_back(ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message,
-                                  op.kind == OpKind::collective ? op.index : -1});
+    const bool collective = op.kind == OpKind::collective || op.kind == OpKind::collective_wait;
+    events->push_back(
+        ReplayEvent{kind, rank, op.section, start, end, peer, op.bytes, message, collective ? op.index : -1});
   };
   const int* partner = routes.partner;
   const int* peer = routes.peer;  // null: the profile's peers, no rank is skipped
@@ -583,6 +587,10 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
               ++ws.collective_arrived[seq];
               ws.collective_latest[seq] = std::max(ws.collective_latest[seq], clock);
             }
+            if (op.nonblocking) {  // posted: the rank goes on (its collective_wait)
+              ws.at_collective[ri] = 0;
+              break;
+            }
             if (ws.collective_arrived[seq] < ranks_) {
               blocked = true;
               break;
@@ -602,6 +610,34 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
               out->wait_s += wait;
               out->comm_s += ws.collective_cost[seq];
             }
+            break;
+          }
+          case OpKind::collective_wait: {
+            // A non-blocking collective's result is there at the latest
+            // post plus its cost; the rank computed meanwhile (docs/model.md,
+            // "Non-blocking collectives").
+            const auto seq = static_cast<std::size_t>(op.index);
+            if (ws.collective_arrived[seq] < ranks_) {
+              blocked = true;
+              break;
+            }
+            const double done = ws.collective_latest[seq] + ws.collective_cost[seq];
+            const double until = std::max(clock, done);
+            if constexpr (kTaped) {
+              clock_node = tape->max_of(clock_node, clock_weight, ws.collective_node[seq],
+                                        ws.collective_weight[seq] + ws.collective_cost[seq]);
+              ws.weight_slot[i] = slot_of(clock_node, 0);
+              clock_weight = 0;
+            }
+            // What is left of its cost is communication, the rest waiting.
+            const double comm = std::min(until - clock, ws.collective_cost[seq]);
+            record(ReplayEvent::Kind::collective_wait, r, op, clock, until - comm);
+            record(ReplayEvent::Kind::collective, r, op, until - comm, until);
+            if (out) {
+              out->wait_s += until - clock - comm;
+              out->comm_s += comm;
+            }
+            clock = until;
             break;
           }
         }
@@ -625,8 +661,9 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
       const Op& op = ops_[static_cast<std::size_t>(ws.pc[static_cast<std::size_t>(stuck)])];
       throw ModelError("the profile's communication deadlocks: rank " + std::to_string(stuck) + " section " +
                        std::to_string(op.section) + " waits for a " +
-                       (op.kind == OpKind::collective ? std::string("collective some rank never reaches")
-                                                      : "message from rank " + std::to_string(op.index)) +
+                       (op.kind == OpKind::collective || op.kind == OpKind::collective_wait
+                            ? std::string("collective some rank never reaches")
+                            : "message from rank " + std::to_string(op.index)) +
                        " while the others wait too");
     }
   }
@@ -684,11 +721,24 @@ void Model::reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& 
         ws.tape.weight(slot) = clock_weight;
         clock_weight = 0;
         break;
-      case OpKind::collective:
+      case OpKind::collective: {
         // With one rank its clock goes on through the collective.
         if (slot >= 0) ws.tape.weight(slot) = clock_weight;
-        clock_weight = (ranks_ > 1 ? 0.0 : clock_weight) + ws.collective_cost[static_cast<std::size_t>(op.index)];
+        const auto seq = static_cast<std::size_t>(op.index);
+        if (op.nonblocking) {
+          ws.collective_weight[seq] = ranks_ > 1 ? 0.0 : clock_weight;  // the result's side at its wait
+          break;
+        }
+        clock_weight = (ranks_ > 1 ? 0.0 : clock_weight) + ws.collective_cost[seq];
         break;
+      }
+      case OpKind::collective_wait: {
+        const auto seq = static_cast<std::size_t>(op.index);
+        ws.tape.weight(slot) = clock_weight;
+        ws.tape.weight(slot + 1) = ws.collective_weight[seq] + ws.collective_cost[seq];
+        clock_weight = 0;
+        break;
+      }
     }
   }
   ws.tape.end[2 * ri].weight = clock_weight;

@@ -225,6 +225,45 @@ TEST(ProfileFormat, SynchronousSendsRoundTrip) {
   EXPECT_NE(blocking.reason().find("nonblocking send only"), std::string::npos);
 }
 
+// A non-blocking collective (MPI_Iallreduce): posted, and completed where
+// its wait was; written only when set, read back, and checked as a send's
+// completion is. Synchronous applies to sends only.
+TEST(ProfileFormat, NonblockingCollectivesAndTheirCompletionRoundTrip) {
+  Profile p = valid_profile();
+  p.ranks[0].sections.push_back(Section{{testing::compute_stage(0.1)}, {}});
+  CommOp& sums = p.ranks[0].sections[0].comm[2];
+  sums.nonblocking = true;
+  sums.completed_section = 1;
+  sums.completed_comm = 0;
+  const Json doc = profile_to_json(p);
+  const Json& written = doc["ranks"][0]["sections"][0]["comm"][2];
+  EXPECT_EQ(written["op"], "allreduce");
+  EXPECT_EQ(written["nonblocking"], true);
+  EXPECT_EQ(written["completed_at"], Json({{"section", 1}, {"comm", 0}}));
+  EXPECT_FALSE(doc["ranks"][1]["sections"][0]["comm"][2].contains("nonblocking"));
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  EXPECT_EQ(back.ranks[0].sections[0].comm[2], sums);
+  EXPECT_FALSE(back.ranks[1].sections[0].comm[2].nonblocking);
+
+  const auto edited = [](const std::function<void(Json&)>& edit) {
+    return [edit](Json& d) { edit(first_section(d, 0)["comm"][2]); };
+  };
+  const std::string where = "ranks[0].sections[0].comm[2]";
+  const FormatError blocking = error_after(edited([](Json& c) { c["completed_at"] = {{"section", 0}, {"comm", 3}}; }));
+  EXPECT_EQ(blocking.where(), where + ".completed_at");
+  EXPECT_NE(blocking.reason().find("nonblocking collective only"), std::string::npos);
+  const FormatError before = error_after(edited([](Json& c) {
+    c["nonblocking"] = true;
+    c["completed_at"] = {{"section", 0}, {"comm", 1}};
+  }));
+  EXPECT_NE(before.reason().find("before the collective"), std::string::npos);
+  const FormatError synchronous = error_after(edited([](Json& c) {
+    c["nonblocking"] = true;
+    c["synchronous"] = true;
+  }));
+  EXPECT_EQ(synchronous.where(), where + ".synchronous");
+}
+
 TEST(ProfileFormat, RanksOutOfOrder) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
 }
