@@ -181,7 +181,7 @@ std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const 
 void record_neighbour_completion(Runtime& rt, Fn fn, const NeighbourMessages& m, std::vector<Timeline::CommRef>& sent,
                                  Timeline::Place at) {
   if (rt.capturing()) {
-    for (const Timeline::CommRef& block : sent) rt.timeline().complete_send(block, at);
+    for (const Timeline::CommRef& block : sent) rt.timeline().complete(block, at);
   }
   sent.clear();
   for (const NeighbourMessage& block : m.receives) {
@@ -386,15 +386,19 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
     // Synchronous: the last member to enter waits for its messages to
     // arrive, as the virtual clock keeps it until its latest entry plus the
     // cost (group_collective.hpp).
-    if (rt.capturing()) rt.timeline().complete_send(sent, rt.timeline().here(), true);
+    if (rt.capturing()) rt.timeline().complete(sent, rt.timeline().here(), true);
   }
 }
 
 // A collective followed (mutex held): over every rank (`all`), numbered
 // among the collectives and recorded while capturing; over some, as the
 // messages of its rounds; with several threads, only those of
-// MPI_COMM_WORLD keep one order on every rank.
-void record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all) {
+// MPI_COMM_WORLD keep one order on every rank. `posted`: non-blocking (an
+// MPI_I... call, a persistent one's start), recorded as such so that its
+// completion can be recorded with it (the returned place). A group's
+// rounds are recorded where the collective is posted, complete.
+Timeline::CommRef record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all, bool posted) {
+  Timeline::CommRef recorded{};
   if (all) {
     const std::int64_t number = rt.channels().next(collective_channel());
     if (rt.capturing()) {
@@ -402,12 +406,14 @@ void record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all)
       op.kind = model::CommKind::collective;
       op.collective = call.collective;
       op.bytes = call.bytes;
-      rt.timeline().add_comm(op, number);
+      op.nonblocking = posted;
+      recorded = rt.timeline().add_comm(op, number);
     }
     rt.collective({fn, call.collective, call.bytes});
   } else if (between_ranks(call.comm) && counts_for_detection(call.comm, rt.thread_level())) {
     record_group_collective(rt, fn, call);
   }
+  return recorded;
 }
 
 int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
@@ -439,8 +445,8 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     PendingRequest& p = *found;
     p.active = true;
     if (p.kind == Kind::collective) {
-      record_collective(rt, fn, {p.comm, p.collective, p.recorded_bytes, p.bytes},
-                        over_all_ranks(p.comm, rt.world_size()));
+      p.sent = record_collective(rt, fn, {p.comm, p.collective, p.recorded_bytes, p.bytes},
+                                 over_all_ranks(p.comm, rt.world_size()), true);
       continue;
     }
     if (p.from_nobody) continue;  // no message, and no part of the call for detection, as before it was followed
@@ -579,7 +585,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       if (p.between && status != MPI_STATUS_IGNORE) record_completed_receive(rt, p.comm, *status);
       break;
     case Kind::send:
-      if (rt.capturing()) rt.timeline().complete_send(p.sent, at);
+      if (rt.capturing()) rt.timeline().complete(p.sent, at);
       p.sent = {};  // a persistent send is recorded again at its next start
       if (p.synchronous) {  // waits for the receive's answer: after the mutex
         t_clock_completions.push_back({.kind = Kind::send,
@@ -600,7 +606,7 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
             {.kind = Kind::recv, .comm = p.comm, .status = received, .posted_at = p.posted_at});
       }
       if (!p.between) break;
-      if (rt.capturing()) rt.timeline().complete_send(p.sent, at);
+      if (rt.capturing()) rt.timeline().complete(p.sent, at);
       if (p.recv_peer != MPI_PROC_NULL) {
         record_completed_receive(rt, p.comm, received);
       } else if (rt.capturing()) {  // MPICH 4.0 leaves the status as it was: no message to read from it
@@ -616,6 +622,8 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
                                      .shadows = p.shadows});
       break;
     case Kind::collective:
+      if (rt.capturing()) rt.timeline().complete(p.sent, at);
+      p.sent = {};  // a persistent one is recorded again at its next start
       t_clock_completions.push_back({.kind = Kind::collective,
                                      .comm = p.comm,
                                      .exchange = p.exchange,
@@ -751,28 +759,34 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   std::shared_ptr<EntryExchange> entry = clock.collective_posted(c.comm);  // where the collective is
   const int rc = run_blocking(rt, fn, c, call, nb);
   rt.leave();
-  if (entry && rc == MPI_SUCCESS) {
-    if (category == Category::collective) {
-      clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(c)));
-    } else {
-      std::lock_guard lock(rt.mutex());
+  if (rc != MPI_SUCCESS) return rc;
+  const bool posted = category != Category::collective;
+  if (entry && !posted) {
+    clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(c)));
+  }
+  if (!entry && !following) return rc;
+  {
+    std::lock_guard lock(rt.mutex());
+    Timeline::CommRef recorded{};
+    if (following) {
+      recorded = record_collective(rt, fn, {c.comm, c.collective, collective_bytes(c), priced_bytes(c)}, all, posted);
+    }
+    // A non-blocking one completes with its request: its end time, and
+    // where the capture records it.
+    if (posted && (entry || recorded.timeline != 0)) {
       rt.requests().add(*c.request, {.kind = Kind::collective,
                                      .comm = c.comm,
                                      .bytes = priced_bytes(c),
                                      .io = {},
+                                     .sent = recorded,
                                      .collective = c.collective,
                                      .exchange = entry});
     }
   }
-  if (!following || rc != MPI_SUCCESS) return rc;
-  const CollectiveCall recorded{c.comm, c.collective, collective_bytes(c), priced_bytes(c)};
-  {
-    std::lock_guard lock(rt.mutex());
-    record_collective(rt, fn, recorded, all);
-  }
+  if (!following) return rc;
   // Collectives on fewer ranks are calls too; with several threads only
   // MPI_COMM_WORLD's keep one order on every rank.
-  if (counts_for_detection(c.comm, rt.thread_level())) see_call(rt, fn, all ? 0 : 1, 0, recorded.bytes, all);
+  if (counts_for_detection(c.comm, rt.thread_level())) see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all);
   return rc;
 }
 
@@ -1403,10 +1417,10 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 void record_fence(Runtime& rt, Fn fn, CapturedWindow& w) {
   if (rt.capturing()) {
     const Timeline::Place here = rt.timeline().here();
-    for (const Timeline::CommRef& transfer : w.pending) rt.timeline().complete_send(transfer, here);
+    for (const Timeline::CommRef& transfer : w.pending) rt.timeline().complete(transfer, here);
   }
   w.pending.clear();
-  record_collective(rt, fn, {.collective = Collective::barrier}, true);
+  record_collective(rt, fn, {.collective = Collective::barrier}, true, false);
 }
 
 // The other ranks of `group` as ranks of MPI_COMM_WORLD.
@@ -1441,7 +1455,7 @@ void record_complete(Runtime& rt, Fn fn, CapturedWindow& w) {
   }
   if (rt.capturing()) {
     const Timeline::Place here = rt.timeline().here();
-    for (const Timeline::CommRef& s : sent) rt.timeline().complete_send(s, here);
+    for (const Timeline::CommRef& s : sent) rt.timeline().complete(s, here);
   }
   w.targets.clear();
   w.put_bytes.clear();
@@ -1451,7 +1465,7 @@ void record_complete(Runtime& rt, Fn fn, CapturedWindow& w) {
 void record_wait(Runtime& rt, Fn fn, CapturedWindow& w) {
   if (rt.capturing()) {
     const Timeline::Place here = rt.timeline().here();
-    for (const Timeline::CommRef& notice : w.notices) rt.timeline().complete_send(notice, here);
+    for (const Timeline::CommRef& notice : w.notices) rt.timeline().complete(notice, here);
   }
   for (const int origin : w.origins) record_world_message(rt, fn, model::CommKind::recv, origin, 0, kEpochTag);
   w.origins.clear();

@@ -37,9 +37,9 @@ std::vector<model::Section> rotate_period(const std::vector<model::Section>& sec
   }
   if (cut <= 0 || cut_index < 0) return sections;  // as captured, or no such operation
   const int count = static_cast<int>(tokens.size());
-  // The token index of a non-blocking send's completion place, or -1.
+  // The token index of a non-blocking send's or collective's completion place, or -1.
   const auto completion = [&](const model::CommOp& op) {
-    if (op.kind != model::CommKind::send || !op.nonblocking || op.completed_section < 0 ||
+    if (op.kind == model::CommKind::recv || !op.nonblocking || op.completed_section < 0 ||
         static_cast<std::size_t>(op.completed_section) >= sections.size() || op.completed_comm < 0 ||
         static_cast<std::size_t>(op.completed_comm) >=
             place_index[static_cast<std::size_t>(op.completed_section)].size()) {
@@ -88,7 +88,7 @@ std::vector<model::Section> rotate_period(const std::vector<model::Section>& sec
   }
   place_at[static_cast<std::size_t>(count)] = {static_cast<int>(out.size()) - 1,
                                                static_cast<int>(out.back().comm.size())};
-  // Each non-blocking send's completion, in the rotated period's places.
+  // Each non-blocking send's or collective's completion, in the rotated period's places.
   std::size_t n = 0;
   for (model::Section& section : out) {
     for (model::CommOp& op : section.comm) {

@@ -35,8 +35,8 @@ struct PendingRequest {
   // a receive in the capture (Timeline::receive_from_nobody); no message,
   // and nothing for the virtual clock to wait for.
   bool from_nobody = false;
-  // send, sendrecv: as recorded in the capture going on (its completion is
-  // recorded with it).
+  // send, sendrecv, collective: as recorded in the capture going on (its
+  // completion is recorded with it).
   Timeline::CommRef sent{};
   // The virtual clock (virtual_clock.hpp).
   double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue

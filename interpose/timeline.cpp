@@ -111,9 +111,9 @@ Timeline::Place Timeline::here() const {
   return {static_cast<int>(sections_.size()) - 1, static_cast<int>(sections_.back().comm.size())};
 }
 
-void Timeline::complete_send(CommRef send, Place at, bool synchronous) {
-  if (send.timeline != id_ || at.section < 0 || send.section >= sections_.size()) return;
-  model::CommOp& op = sections_[send.section].comm[send.comm];
+void Timeline::complete(CommRef posted, Place at, bool synchronous) {
+  if (posted.timeline != id_ || at.section < 0 || posted.section >= sections_.size()) return;
+  model::CommOp& op = sections_[posted.section].comm[posted.comm];
   op.synchronous = synchronous;
   op.completed_section = at.section;
   op.completed_comm = at.comm;

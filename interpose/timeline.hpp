@@ -31,7 +31,7 @@ class Timeline {
   // stay.
   void add_io_seconds(IoRef ref, bool write, double seconds);
   // A message sent or received, a collective; returns where it is, so a
-  // non-blocking send's completion can be recorded with it. `number`: the
+  // non-blocking send's or collective's completion can be recorded with it. `number`: the
   // message's in its channel since MPI_Init (message_channels.hpp), the
   // first of each channel kept as where the period begins in it; < 0:
   // unknown.
@@ -48,12 +48,12 @@ class Timeline {
     int comm = 0;
   };
   Place here() const;
-  // A non-blocking send of this timeline was completed at `at` (a wait or
-  // test): recorded with it, and the work after it begins a new section,
-  // so the compute before the completion is told from the compute after.
-  // `synchronous`: the completion also waited for the receiver to reach
-  // its receive (model::CommOp::synchronous).
-  void complete_send(CommRef send, Place at, bool synchronous = false);
+  // A non-blocking send or collective of this timeline was completed at
+  // `at` (a wait or test): recorded with it, and the work after it begins
+  // a new section, so the compute before the completion is told from the
+  // compute after. `synchronous`: a send's completion also waited for the
+  // receiver to reach its receive (model::CommOp::synchronous).
+  void complete(CommRef op, Place at, bool synchronous = false);
   // A receive from MPI_PROC_NULL completed: no message, but the work after
   // it begins a new section, as after any receive, since a program that
   // receives from nobody at the edge of its ranks computes as if it had

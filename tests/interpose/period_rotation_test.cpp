@@ -21,7 +21,7 @@ std::vector<model::Section> period_with_a_nonblocking_send() {
   t.add_compute(1e-3);
   const Timeline::CommRef sent = t.add_comm(isend);
   t.add_comm(op(model::CommKind::recv, 1, 0, 8));
-  t.complete_send(sent, t.here());
+  t.complete(sent, t.here());
   t.add_compute(2e-3);
   return t.sections();
 }

@@ -76,7 +76,7 @@ TEST(Timeline, ASendsCompletionIsRecordedWithItAndEndsTheComputeBeforeIt) {
   const Timeline::Place wait = t.here();
   EXPECT_EQ(wait.section, 1);
   EXPECT_EQ(wait.comm, 0);
-  t.complete_send(sent, wait);
+  t.complete(sent, wait);
   t.add_comm(recv_from(1, 4096));
   t.add_compute(Timeline::kMinSectionCompute / 4);
   ASSERT_EQ(t.sections().size(), 3u);
@@ -95,7 +95,7 @@ TEST(Timeline, ComputeAfterASendsCompletionNeverMovesAheadOfIt) {
   Timeline t;
   t.add_compute(0.001);
   const Timeline::CommRef sent = post_isend(t, 1, 64);
-  t.complete_send(sent, t.here());
+  t.complete(sent, t.here());
   t.add_compute(Timeline::kMinSectionCompute / 4);
   ASSERT_EQ(t.sections().size(), 2u);
   EXPECT_EQ(t.sections()[0].comm[0].completed_section, 0);
@@ -110,7 +110,7 @@ TEST(Timeline, ACompletionOfASendOfAnotherCaptureChangesNothing) {
   const Timeline::CommRef sent = post_isend(first, 1, 64);
   Timeline second;
   post_isend(second, 1, 64);
-  second.complete_send(sent, second.here());
+  second.complete(sent, second.here());
   EXPECT_EQ(second.sections()[0].comm[0].completed_section, -1);
   second.add_compute(Timeline::kMinSectionCompute / 4);
   EXPECT_EQ(second.sections().size(), 1u);  // not a completion: the short gap stays before the send

@@ -27,7 +27,7 @@ model::CommOp put_to(int target, std::int64_t bytes) {
 // where the fence is, then a barrier.
 void fence(Timeline& t, const std::vector<Timeline::CommRef>& epoch) {
   const Timeline::Place here = t.here();
-  for (const Timeline::CommRef& transfer : epoch) t.complete_send(transfer, here);
+  for (const Timeline::CommRef& transfer : epoch) t.complete(transfer, here);
   t.add_comm(barrier());
 }
 
@@ -119,7 +119,7 @@ TEST(PairWindowTransfers, ATransferNotEndedInThePeriodIsLeftOut) {
   t.add_comm(put_to(1, 64));  // its fence is not in the period
   const Timeline::CommRef sent = t.add_comm(isend);
   t.add_comm(op(model::CommKind::recv, 1, 4, 16));
-  t.complete_send(sent, t.here());
+  t.complete(sent, t.here());
   t.add_compute(1e-3);
   Timeline other;
   fence(other, {});
