@@ -55,10 +55,10 @@ struct Edits {
   }
 };
 
-// Applies `edits` to `r`. A non-blocking send completed before an operation
-// is still completed before it, ahead of any receive added there: the
-// fence that completes a rank's own transfers also waits for those it is
-// the target of, in either order.
+// Applies `edits` to `r`. A non-blocking send (or collective) completed
+// before an operation is still completed before it, ahead of any receive
+// added there: the fence that completes a rank's own transfers also waits
+// for those it is the target of, in either order.
 void apply(RankRecord& r, const Edits& edits) {
   std::vector<std::vector<int>> new_place(r.sections.size());
   std::vector<std::vector<CommOp>> comm(r.sections.size());
@@ -75,7 +75,7 @@ void apply(RankRecord& r, const Edits& edits) {
   for (std::size_t s = 0; s < r.sections.size(); ++s) r.sections[s].comm = std::move(comm[s]);
   for (model::Section& section : r.sections) {
     for (CommOp& op : section.comm) {
-      if (op.kind != CommKind::send || !op.nonblocking || op.completed_section < 0 ||
+      if (op.kind == CommKind::recv || !op.nonblocking || op.completed_section < 0 ||
           static_cast<std::size_t>(op.completed_section) >= new_place.size()) {
         continue;
       }

@@ -57,5 +57,31 @@ TEST(RotatePeriod, ACompletionTheRotationPutsBeforeItsSendIsInTheNextPeriod) {
   EXPECT_EQ(rotated[2].comm[0].completed_section, -1);
 }
 
+// A non-blocking collective's completion moves with the rotation as a
+// send's does: a period of an MPI_Iallreduce, 1 ms of compute beside it, a
+// receive, the wait, 2 ms; cut at the receive.
+TEST(RotatePeriod, ANonblockingCollectivesCompletionFollowsIt) {
+  Timeline t;
+  model::CommOp sums;
+  sums.kind = model::CommKind::collective;
+  sums.collective = model::Collective::allreduce;
+  sums.nonblocking = true;
+  const Timeline::CommRef posted = t.add_comm(sums);
+  t.add_compute(1e-3);
+  t.add_comm(op(model::CommKind::recv, 1, 0, 8));
+  t.complete(posted, t.here());
+  t.add_compute(2e-3);
+  const std::vector<model::Section> rotated = rotate_period(t.sections(), 1);
+  // [recv] [2 ms + iallreduce] [1 ms]: its wait is now in the next period.
+  ASSERT_EQ(rotated.size(), 3u);
+  ASSERT_EQ(rotated[1].comm.size(), 1u);
+  EXPECT_EQ(rotated[1].comm[0].kind, model::CommKind::collective);
+  EXPECT_EQ(rotated[1].comm[0].completed_section, -1);
+  // Cut nowhere: completed after the receive, as captured.
+  const std::vector<model::Section> same = rotate_period(t.sections(), 0);
+  EXPECT_EQ(same[0].comm[0].completed_section, 1);
+  EXPECT_EQ(same[0].comm[0].completed_comm, 1);
+}
+
 }  // namespace
 }  // namespace mheta::interpose

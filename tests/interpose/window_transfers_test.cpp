@@ -140,6 +140,39 @@ TEST(PairWindowTransfers, ATransferNotEndedInThePeriodIsLeftOut) {
   EXPECT_EQ(iterations_misfit(profile_of(records)), std::nullopt);
 }
 
+// A non-blocking collective completed after the target's fence (an
+// MPI_Iallreduce posted before the epoch, waited for after the fence) is
+// still completed after the fence once the receive is added before it.
+TEST(PairWindowTransfers, ANonblockingCollectivesCompletionMovesWithItsPlace) {
+  model::CommOp sums;
+  sums.kind = model::CommKind::collective;
+  sums.collective = model::Collective::allreduce;
+  sums.nonblocking = true;
+  // Rank 0's fences are its collectives 0 and 2; the allreduce is its 1.
+  Timeline origin;
+  fence(origin, {});
+  origin.add_comm(sums);
+  origin.add_compute(1e-3);
+  std::vector<Timeline::CommRef> epoch{origin.add_comm(put_to(1, 8))};
+  fence(origin, epoch);
+  Timeline target;
+  fence(target, {});
+  const Timeline::CommRef posted = target.add_comm(sums);
+  target.add_compute(1e-3);
+  fence(target, {});
+  target.complete(posted, target.here());  // after the fence: (1, 1)
+  std::vector<RankRecord> records = {record_of(0, origin), record_of(1, target)};
+  EXPECT_EQ(pair_window_transfers(records).paired, 1);
+  // Rank 1: [fence, iallreduce] [1 ms: recv<-0, fence]; the allreduce is
+  // completed after the fence, now (1, 2).
+  const std::vector<model::Section>& sections = records[1].sections;
+  ASSERT_EQ(sections.size(), 2u);
+  ASSERT_EQ(sections[1].comm.size(), 2u);
+  EXPECT_EQ(sections[1].comm[0].kind, model::CommKind::recv);
+  EXPECT_EQ(sections[0].comm[1].completed_section, 1);
+  EXPECT_EQ(sections[0].comm[1].completed_comm, 2);
+}
+
 // A target whose period has fewer collectives than the origin's (the
 // periods do not line up): the transfer is left out rather than received at
 // another fence.
