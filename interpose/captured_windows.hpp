@@ -14,6 +14,13 @@
 //   receives at its MPI_Win_complete before it sends the target the bytes
 //   it put there in the epoch (one message); the target's MPI_Win_wait
 //   receives one from each origin.
+// - Passive target epochs (MPI_Win_lock, MPI_Win_lock_all), on any of them:
+//   a transfer is recorded as a non-blocking send to its target, completed
+//   at the flush or unlock that completes it; the target took no part, and
+//   its receive is added as a fence epoch's is, just before its collective
+//   numbered as the first the origin calls after that flush (the barrier
+//   after which a program reads what was put), once the periods are lined
+//   up (window_transfers.hpp).
 #include <mpi.h>
 
 #include <cstdint>
@@ -34,6 +41,10 @@ struct CapturedWindow {
   std::vector<Timeline::CommRef> notices;  // the notices its post sent them, as recorded
   std::vector<int> targets;                // the open access epoch's targets (world ranks)
   std::map<int, std::int64_t> put_bytes;   // the bytes put to each target in the access epoch
+  int locks = 0;                           // passive target epochs open (a lock or a lock_all each)
+  // Transfers of the passive target epochs not completed yet, as recorded,
+  // with their targets (world ranks).
+  std::vector<std::pair<int, Timeline::CommRef>> passive;
 };
 
 class CapturedWindows {

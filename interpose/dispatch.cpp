@@ -1384,8 +1384,9 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
 // that ends its epoch waits for them). Captured (a get priced as a put of
 // its bytes, as the virtual clock does): in a general active target epoch,
 // added to what the origin sends the target at its MPI_Win_complete; in a
-// fence epoch, a non-blocking send to the target, completed at the fence
-// that ends the epoch.
+// passive target or a fence epoch, a non-blocking send to the target,
+// completed at the flush or unlock that completes it, or at the fence that
+// ends the epoch.
 int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
@@ -1401,6 +1402,9 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (target != rt.world_rank()) {  // else no message between ranks
       if (!w->targets.empty()) {
         w->put_bytes[target] = add_bytes(w->put_bytes[target], bytes);
+      } else if (w->locks > 0 && rt.capturing()) {
+        w->passive.emplace_back(
+            target, rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
       } else if (w->over_all && rt.capturing()) {
         w->pending.push_back(
             rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
@@ -1472,6 +1476,32 @@ void record_wait(Runtime& rt, Fn fn, CapturedWindow& w) {
   w.notices.clear();
 }
 
+// Passive target (mutex held): a lock opens an epoch; a flush or an unlock
+// completes the transfers to its target (`peer`, a rank of the window's
+// group) or to every target, and an unlock closes the epoch. A local flush
+// completes them too: their bytes have left, which is what the model's
+// completion waits for; the target's receive waits for their arrival.
+void record_passive_sync(Runtime& rt, Fn fn, Category category, CapturedWindow& w, const CallInfo& c) {
+  const Fn base = fn_base(fn);
+  if (category == Category::win_lock) {  // MPI_Win_sync too, which opens nothing
+    if (base == Fn::Win_lock || base == Fn::Win_lock_all) ++w.locks;
+    return;
+  }
+  const bool every = c.every_target;
+  const int target = !every && c.peer >= 0 && static_cast<std::size_t>(c.peer) < w.world.size()
+                         ? w.world[static_cast<std::size_t>(c.peer)]
+                         : -1;
+  const auto done = [&](const std::pair<int, Timeline::CommRef>& t) { return every || t.first == target; };
+  if (rt.capturing()) {
+    const Timeline::Place here = rt.timeline().here();
+    for (const auto& transfer : w.passive) {
+      if (done(transfer)) rt.timeline().complete(transfer.second, here);
+    }
+  }
+  std::erase_if(w.passive, done);
+  if ((base == Fn::Win_unlock || base == Fn::Win_unlock_all) && w.locks > 0) --w.locks;
+}
+
 // The one-sided synchronization the capture records (mutex held). For a
 // fence of a recorded window, whether it is over every rank (a collective
 // point for detection); none for any other call.
@@ -1493,6 +1523,11 @@ std::optional<bool> record_window_sync(Runtime& rt, Fn fn, Category category, co
       break;
     case Category::win_wait:
       if (c.flag == nullptr || *c.flag != 0) record_wait(rt, fn, *w);
+      break;
+    case Category::win_lock:
+    case Category::win_flush:
+    case Category::win_flush_local:
+      record_passive_sync(rt, fn, category, *w, c);
       break;
     default:
       break;

@@ -77,11 +77,12 @@ std::string rank_list(const std::vector<int>& ranks) {
   return which;
 }
 
-// One-sided transfers whose epoch's fence fell outside the captured
-// iteration (window_transfers.hpp).
+// One-sided transfers whose epoch's fence, or whose completion's next
+// collective, fell outside the captured iteration (window_transfers.hpp).
 std::string dropped_transfers_message(std::int64_t dropped) {
   return std::to_string(dropped) + (dropped == 1 ? " one-sided transfer" : " one-sided transfers") +
-         " of the captured iteration did not end at a fence within it and are left out of the profile";
+         " of the captured iteration reached no fence or collective within it after its completion and " +
+         (dropped == 1 ? "is" : "are") + " left out of the profile";
 }
 
 // Why no profile was written, and what the user can do about it.

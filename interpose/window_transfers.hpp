@@ -1,11 +1,14 @@
 #pragma once
 // The target's side of one-sided transfers (captured_windows.hpp). The
 // capture records a put, get or accumulate on the origin as a non-blocking
-// send completed at the fence that ends its epoch; the target took no part
-// in the call, so its receive is added here, once every rank's period is
-// known and lined up: just before the target's same fence, which waits for
-// the transfer's bytes. A transfer whose fence is not in the captured period
-// is left out. No MPI.
+// send completed at the fence that ends its epoch, or at the flush or
+// unlock of its passive target epoch; the target took no part in the call,
+// so its receive is added here, once every rank's period is known and
+// lined up: just before the target's collective numbered as the first the
+// origin calls at or after the completion (the same fence; after a flush,
+// the barrier or reduction after which the program reads what was put),
+// which waits for the transfer's bytes. A transfer without such a
+// collective in the captured period is left out. No MPI.
 #include <cstdint>
 #include <vector>
 

@@ -173,6 +173,31 @@ TEST(PairWindowTransfers, ANonblockingCollectivesCompletionMovesWithItsPlace) {
   EXPECT_EQ(sections[0].comm[1].completed_comm, 2);
 }
 
+// A passive target transfer is completed at its flush, with compute after
+// it; the target receives it just before its collective numbered as the
+// origin's first after the flush (the barrier after which it reads it).
+TEST(PairWindowTransfers, APassiveTargetTransferIsReceivedBeforeTheNextCollective) {
+  Timeline origin;
+  origin.add_compute(1e-3);
+  const Timeline::CommRef put = origin.add_comm(put_to(1, 64));
+  origin.complete(put, origin.here());  // the flush
+  origin.add_compute(2e-3);
+  origin.add_comm(barrier());
+  Timeline target;
+  target.add_compute(1e-3);
+  target.add_comm(barrier());
+  std::vector<RankRecord> records = {record_of(0, origin), record_of(1, target)};
+  const WindowTransfers pairs = pair_window_transfers(records);
+  EXPECT_EQ(pairs.paired, 1);
+  EXPECT_EQ(pairs.dropped, 0);
+  const std::vector<model::CommOp>& comm = records[1].sections[0].comm;
+  ASSERT_EQ(comm.size(), 2u);
+  EXPECT_EQ(comm[0].kind, model::CommKind::recv);
+  EXPECT_EQ(comm[0].peer, 0);
+  EXPECT_EQ(comm[1].kind, model::CommKind::collective);
+  EXPECT_EQ(iterations_misfit(profile_of(records)), std::nullopt);
+}
+
 // A target whose period has fewer collectives than the origin's (the
 // periods do not line up): the transfer is left out rather than received at
 // another fence.
