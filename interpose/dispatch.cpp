@@ -785,8 +785,15 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   }
   if (!following) return rc;
   // Collectives on fewer ranks are calls too; with several threads only
-  // MPI_COMM_WORLD's keep one order on every rank.
-  if (counts_for_detection(c.comm, rt.thread_level())) see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all);
+  // MPI_COMM_WORLD's keep one order on every rank. Only a blocking one
+  // over every rank is a point where every rank waits for the others (the
+  // capture's end may gather the profile there): a rank that posted a
+  // non-blocking one goes on, and may be what the others wait for (a
+  // consensus whose MPI_Ibarrier is polled while messages are still
+  // received).
+  if (counts_for_detection(c.comm, rt.thread_level())) {
+    see_call(rt, fn, all ? 0 : 1, 0, collective_bytes(c), all && !posted);
+  }
   return rc;
 }
 

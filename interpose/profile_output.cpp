@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <mheta/environment.hpp>
 
+#include "interpose/clock.hpp"
 #include "interpose/period_alignment.hpp"
 #include "interpose/row_weights_file.hpp"
 #include "interpose/window_transfers.hpp"
@@ -135,68 +137,97 @@ void start_profile_gather(MPI_Comm comm, RankRecord record, ProfileGather& g) {
   g.length = static_cast<int>(g.text.size());
   g.lengths.resize(g.rank == 0 ? static_cast<std::size_t>(g.size) : 0);
   PMPI_Igather(&g.length, 1, MPI_INT, g.lengths.data(), 1, MPI_INT, 0, comm, &g.lengths_gathered);
+  if (g.rank == 0) return;  // its records' gather needs the lengths
+  PMPI_Igatherv(g.text.data(), g.length, MPI_CHAR, nullptr, nullptr, nullptr, MPI_CHAR, 0, comm, &g.records_gathered);
+  PMPI_Ibcast(&g.written, 1, MPI_INT, 0, comm, &g.answered);
+  g.records_posted = g.answer_posted = true;
 }
 
-bool finish_profile_gather(ProfileGather& g, const Settings& settings) {
-  PMPI_Wait(&g.lengths_gathered, MPI_STATUS_IGNORE);
-  const MPI_Comm comm = g.comm;
-  const int rank = g.rank;
-  const int size = g.size;
-  const std::string& text = g.text;
-  const int length = g.length;
-  const std::vector<int>& lengths = g.lengths;
-  std::vector<int> displacements(lengths.size());
-  std::string all;
-  if (rank == 0) {
+namespace {
+
+// Whether `request` completes by `deadline` (now_s()), polled with sleeps:
+// the progress it needs is made by the tests.
+bool completes(MPI_Request& request, double deadline) {
+  double pause = 2e-6;
+  for (;;) {
+    int done = 0;
+    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return true;
+    if (now_s() >= deadline) return false;
+    sleep_s(pause);
+    pause = std::min(1e-3, pause * 2);
+  }
+}
+
+// Rank 0, every record gathered: the profile assembled and written.
+// Returns whether it was.
+int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
+  try {
+    std::vector<RankRecord> records;
+    std::vector<int> incomplete;
+    for (std::size_t r = 0; r < g.lengths.size(); ++r) {
+      records.push_back(rank_record_from_json(model::Json::parse(
+          g.all.substr(static_cast<std::size_t>(g.displacements[r]), static_cast<std::size_t>(g.lengths[r])))));
+    }
+    if (settings.capture == CaptureMode::automatic) note_idle_ranks(admit_idle_ranks(records));
+    for (int r = 0; r < g.size; ++r) {
+      if (!records[static_cast<std::size_t>(r)].complete) incomplete.push_back(r);
+    }
+    if (!incomplete.empty()) {
+      warn(no_iteration_message(incomplete, settings.capture));
+      return 0;
+    }
+    // Each rank captured its period on its own, wherever its loop let it
+    // begin: one window of the run, in every channel, before they meet.
+    const PeriodAlignment alignment =
+        settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
+    const WindowTransfers transfers = pair_window_transfers(records);
+    if (transfers.dropped > 0) warn(dropped_transfers_message(transfers.dropped));
+    std::vector<std::string> warnings;
+    const model::Profile profile = assemble_profile(
+        records,
+        {program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations, row_weights(settings)},
+        warnings);
+    for (const std::string& w : warnings) warn(w);
+    if (const auto problem = iterations_misfit(profile)) warn(misfit_message(*problem, alignment, settings));
+    model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
+    written_profile().profile = profile;
+    return 1;
+  } catch (const std::exception& error) {
+    warn(std::string("cannot write the profile ") + settings.profile_path + ": " + error.what());
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool advance_profile_gather(ProfileGather& g, const Settings& settings, double seconds) {
+  const double deadline = now_s() + seconds;
+  if (g.rank == 0 && !g.records_posted) {
+    if (!completes(g.lengths_gathered, deadline)) return false;
+    g.displacements.resize(g.lengths.size());
     std::size_t total = 0;
-    for (std::size_t i = 0; i < lengths.size(); ++i) {
-      displacements[i] = static_cast<int>(total);
-      total += static_cast<std::size_t>(lengths[i]);
+    for (std::size_t i = 0; i < g.lengths.size(); ++i) {
+      g.displacements[i] = static_cast<int>(total);
+      total += static_cast<std::size_t>(g.lengths[i]);
     }
-    all.resize(total);
+    g.all.resize(total);
+    PMPI_Igatherv(g.text.data(), g.length, MPI_CHAR, g.all.data(), g.lengths.data(), g.displacements.data(), MPI_CHAR,
+                  0, g.comm, &g.records_gathered);
+    g.records_posted = true;
   }
-  PMPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(), MPI_CHAR, 0, comm);
-  int ok = 0;
-  if (rank == 0) {
-    try {
-      std::vector<RankRecord> records;
-      std::vector<int> incomplete;
-      for (int r = 0; r < size; ++r) {
-        records.push_back(rank_record_from_json(
-            model::Json::parse(all.substr(static_cast<std::size_t>(displacements[static_cast<std::size_t>(r)]),
-                                          static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])))));
-      }
-      if (settings.capture == CaptureMode::automatic) note_idle_ranks(admit_idle_ranks(records));
-      for (int r = 0; r < size; ++r) {
-        if (!records[static_cast<std::size_t>(r)].complete) incomplete.push_back(r);
-      }
-      if (!incomplete.empty()) {
-        warn(no_iteration_message(incomplete, settings.capture));
-      } else {
-        // Each rank captured its period on its own, wherever its loop let it
-        // begin: one window of the run, in every channel, before they meet.
-        const PeriodAlignment alignment =
-            settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
-        const WindowTransfers transfers = pair_window_transfers(records);
-        if (transfers.dropped > 0) warn(dropped_transfers_message(transfers.dropped));
-        std::vector<std::string> warnings;
-        const model::Profile profile = assemble_profile(records,
-                                                        {program_name(), settings.global_rows, settings.dist_path,
-                                                         settings.stated_iterations, row_weights(settings)},
-                                                        warnings);
-        for (const std::string& w : warnings) warn(w);
-        if (const auto problem = iterations_misfit(profile)) warn(misfit_message(*problem, alignment, settings));
-        model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
-        written_profile().profile = profile;
-        ok = 1;
-      }
-    } catch (const std::exception& error) {
-      warn(std::string("cannot write the profile ") + settings.profile_path + ": " + error.what());
-    }
+  if (g.rank == 0 && !g.answer_posted) {
+    if (!completes(g.records_gathered, deadline)) return false;
+    g.written = write_gathered_profile(g, settings);
+    PMPI_Ibcast(&g.written, 1, MPI_INT, 0, g.comm, &g.answered);
+    g.answer_posted = true;
   }
-  PMPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  written_profile().written = ok != 0;
-  return ok != 0;
+  if (!completes(g.answered, deadline)) return false;
+  // A rank other than 0 learns only now that its lengths' and records'
+  // gathers ended; they did before the answer was sent.
+  PMPI_Wait(&g.lengths_gathered, MPI_STATUS_IGNORE);
+  PMPI_Wait(&g.records_gathered, MPI_STATUS_IGNORE);
+  written_profile().written = g.written != 0;
+  return true;
 }
 
 void rewrite_profile_with_run_iterations(std::int64_t counted, const Settings& settings) {

@@ -1,7 +1,7 @@
 #include "interpose/profile_service.hpp"
 
-#include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "interpose/clock.hpp"
 #include "interpose/export.hpp"
@@ -12,20 +12,6 @@ namespace mheta::interpose {
 
 namespace {
 std::atomic<const char*> g_written_path{nullptr};
-
-// Whether `request` completes within `seconds`, polled with sleeps (the
-// progress it needs is made by the tests).
-bool wait_for_others(MPI_Request& request, double seconds) {
-  const double deadline = now_s() + seconds;
-  double pause = 2e-6;
-  for (;;) {
-    int done = 0;
-    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return true;
-    if (now_s() >= deadline) return false;
-    sleep_s(pause);
-    pause = std::min(1e-3, pause * 2);
-  }
-}
 
 void warn_once(int rank, double seconds) {
   std::fprintf(stderr,
@@ -70,8 +56,9 @@ void ProfileService::write_collectively(Runtime& rt, bool bounded) {
   record.slowdown = {rt.compute_factor(), rt.file_io_factor()};
   gather_ = std::make_unique<ProfileGather>();
   start_profile_gather(rt.private_comm(), record, *gather_);
-  if (bounded && !wait_for_others(gather_->lengths_gathered, static_cast<double>(rt.settings().gather_wait_s))) {
-    warn_once(rt.world_rank(), static_cast<double>(rt.settings().gather_wait_s));
+  const double wait = static_cast<double>(rt.settings().gather_wait_s);
+  if (bounded && !advance_profile_gather(*gather_, rt.settings(), wait)) {
+    warn_once(rt.world_rank(), wait);
     rt.leave();
     return;  // the gather ends at MPI_Finalize
   }
@@ -79,9 +66,8 @@ void ProfileService::write_collectively(Runtime& rt, bool bounded) {
 }
 
 void ProfileService::finish_gather(Runtime& rt) {
-  if (finish_profile_gather(*gather_, rt.settings())) {
-    g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);
-  }
+  advance_profile_gather(*gather_, rt.settings(), std::numeric_limits<double>::infinity());
+  if (gather_->written != 0) g_written_path.store(rt.settings().profile_path.c_str(), std::memory_order_release);
   gather_.reset();
   rt.leave();  // waiting for the other ranks and writing is no compute of the program
 }

@@ -5,8 +5,9 @@
 // program learns where through mheta_profile_written() (<mheta/interposer.h>).
 // A rank waits at that point at most MHETA_GATHER_WAIT seconds for the
 // others (a program that marks its iterations on some ranks only would
-// otherwise never go on); then it says so, goes on, and the gather ends at
-// MPI_Finalize, where every rank joins it.
+// otherwise never go on), rank 0 for their records, the others for its
+// answer (every step non-blocking: profile_output.hpp); then it says so,
+// goes on, and the gather ends at MPI_Finalize, where every rank joins it.
 #include <atomic>
 #include <memory>
 
