@@ -587,7 +587,7 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
               ++ws.collective_arrived[seq];
               ws.collective_latest[seq] = std::max(ws.collective_latest[seq], clock);
             }
-            if (op.nonblocking) {  // posted: the rank goes on (its collective_wait)
+            if (op.nonblocking) [[unlikely]] {  // posted: the rank goes on (its collective_wait)
               ws.at_collective[ri] = 0;
               break;
             }
@@ -725,7 +725,7 @@ void Model::reweight_rank(int r, std::span<const std::int64_t> rows, Workspace& 
         // With one rank its clock goes on through the collective.
         if (slot >= 0) ws.tape.weight(slot) = clock_weight;
         const auto seq = static_cast<std::size_t>(op.index);
-        if (op.nonblocking) {
+        if (op.nonblocking) [[unlikely]] {
           ws.collective_weight[seq] = ranks_ > 1 ? 0.0 : clock_weight;  // the result's side at its wait
           break;
         }
