@@ -19,6 +19,12 @@ OUTSIDE = []
 OUTSIDE_BOUND = 3
 
 
+def fail(message):
+    """Ends the driver at once with this failure (a check whose later checks
+    would mean nothing after it)."""
+    sys.exit("FAIL: " + message)
+
+
 def check(condition, message):
     if not condition:
         FAILURES.append(message)

@@ -20,13 +20,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import interposed_profile, profile_check_parser  # noqa: E402
+from checks import fail, interposed_profile, profile_check_parser  # noqa: E402
 
 GROUP_TAG = 2147483645
 
-
-def fail(message):
-    sys.exit("FAIL: " + message)
 
 
 def main():
