@@ -764,7 +764,8 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   if (entry && !posted) {
     clock.collective_completed(entry.get(), c.comm, c.collective, static_cast<double>(priced_bytes(c)));
   }
-  if (!entry && !following) return rc;
+  // Nothing to record, and no request for the clock to follow: no lock.
+  if (!following && !(posted && entry)) return rc;
   {
     std::lock_guard lock(rt.mutex());
     Timeline::CommRef recorded{};
@@ -1409,12 +1410,14 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (target != rt.world_rank()) {  // else no message between ranks
       if (!w->targets.empty()) {
         w->put_bytes[target] = add_bytes(w->put_bytes[target], bytes);
-      } else if (w->locks > 0 && rt.capturing()) {
-        w->passive.emplace_back(
-            target, rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
-      } else if (w->over_all && rt.capturing()) {
-        w->pending.push_back(
-            rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1));
+      } else if ((w->locks > 0 || w->over_all) && rt.capturing()) {
+        const Timeline::CommRef sent =
+            rt.timeline().add_comm(message(model::CommKind::send, target, bytes, kWindowTag, true), -1);
+        if (w->locks > 0) {
+          w->passive.emplace_back(target, sent);
+        } else {
+          w->pending.push_back(sent);
+        }
       }
     }
   }
