@@ -18,6 +18,7 @@ import fcntl
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,8 @@ class Chromium:
             [executable, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", "--remote-debugging-pipe",
              "--user-data-dir=" + profile_dir, "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, preexec_fn=onto_3_and_4, pass_fds=(3, 4))
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, preexec_fn=onto_3_and_4, pass_fds=(3, 4),
+            start_new_session=True)
         os.close(to_browser_r)
         os.close(from_browser_w)
         self.pending = b""
@@ -98,6 +100,12 @@ class Chromium:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        # Its helper processes (crash handler, zygote) may outlive it and
+        # go on writing to the profile directory while it is removed.
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         os.close(self.to_browser)
         os.close(self.from_browser)
 
@@ -232,7 +240,9 @@ def main():
     for name in ("mheta", "jacobi", "cluster", "chromium"):
         parser.add_argument("--" + name, required=True)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="mheta-trace-viewer-") as work:
+    # A helper that chromium left behind may still write to its profile
+    # directory: what it leaves there is no failure of the trace.
+    with tempfile.TemporaryDirectory(prefix="mheta-trace-viewer-", ignore_cleanup_errors=True) as work:
         trace_text = capture_trace(args, work)
         shown, thrown = open_in_viewer(args, trace_text, work) if trace_text is not None else (None, [])
         if shown is not None:
