@@ -1460,11 +1460,13 @@ void record_start(const Runtime& rt, CapturedWindow& w, MPI_Group group) {
   w.put_bytes.clear();
 }
 
-// MPI_Win_complete: each target's notice, then the bytes put there.
+// MPI_Win_complete: for each target in turn, its notice, then the bytes put
+// there, which go as soon as that target's post is known (not after every
+// target's: an earlier target's bytes are not held by a later post).
 void record_complete(Runtime& rt, Fn fn, CapturedWindow& w) {
-  for (const int target : w.targets) record_world_message(rt, fn, model::CommKind::recv, target, 0, kEpochTag);
   std::vector<Timeline::CommRef> sent;
   for (const int target : w.targets) {
+    record_world_message(rt, fn, model::CommKind::recv, target, 0, kEpochTag);
     sent.push_back(record_world_message(rt, fn, model::CommKind::send, target, w.put_bytes[target], kEpochTag, true));
   }
   if (rt.capturing()) {

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -180,6 +181,7 @@ class VirtualClockService final : public Service {
   std::unordered_map<MPI_File, MPI_Comm> file_comms_;
   // This rank's transfers of an open epoch to one target of a window.
   struct Transfers {
+    double starts = std::numeric_limits<double>::infinity();  // when the first of them went out
     double leave = 0;   // when they have left the rank's link
     double arrive = 0;  // when they have arrived
   };

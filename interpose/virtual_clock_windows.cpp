@@ -64,6 +64,7 @@ void VirtualClockService::window_transfer(MPI_Win win, int target, std::int64_t 
   wire_free_at_ = starts + injection_time(l, bytes);
   std::lock_guard lock(files_mutex_);
   Transfers& to = w->transfers[target];
+  to.starts = std::min(to.starts, starts);
   to.leave = std::max(to.leave, wire_free_at_);
   to.arrive = std::max(to.arrive, message_arrival(starts, l, bytes));
 }
@@ -94,10 +95,12 @@ bool VirtualClockService::window_started(MPI_Win win, MPI_Group targets) {
   return true;
 }
 
-// An origin's transfers cannot go before the target's post has reached it:
-// the access epoch ends no earlier than each post plus the latency from the
-// target, nor before its transfers have left the link. Each target is then
-// told when, and when the transfers to it arrive.
+// An origin's transfers cannot go before the target's post has reached it
+// (its time plus the latency from the target): put before that, they wait
+// for it and go then, one after another as they were put, so the link is
+// busy until they have left. The access epoch ends no earlier than each
+// post has reached it, nor before its transfers have left the link. Each
+// target is then told when, and when the transfers to it arrive.
 bool VirtualClockService::window_completed(MPI_Win win) {
   Window* w = window(win);
   if (w == nullptr) return false;
@@ -105,8 +108,15 @@ bool VirtualClockService::window_completed(MPI_Win win) {
   double done = clock_.now();
   std::vector<Completion> completions;
   for (const PostTime& post : posts) {
-    const Transfers to = end_transfers(*w, post.target, false, false);
-    done = std::max({done, post.posted + link(w->group, post.target, true).latency_s, to.leave});
+    const double reached = post.posted + link(w->group, post.target, true).latency_s;
+    Transfers to = end_transfers(*w, post.target, false, false);
+    if (to.starts < reached) {
+      const double held = reached - to.starts;
+      to.leave += held;
+      to.arrive += held;
+      wire_free_at_ = std::max(wire_free_at_, to.leave);
+    }
+    done = std::max({done, reached, to.leave});
     completions.push_back({.peer = post.target, .done = 0, .arrives = to.arrive});
   }
   if (on()) clock_.wait_until(done);
@@ -147,6 +157,7 @@ VirtualClockService::Transfers VirtualClockService::end_transfers(Window& w, int
       ++it;
       continue;
     }
+    latest.starts = std::min(latest.starts, it->second.starts);
     latest.leave = std::max(latest.leave, it->second.leave);
     latest.arrive = std::max(latest.arrive, it->second.arrive);
     it = keep ? std::next(it) : w.transfers.erase(it);

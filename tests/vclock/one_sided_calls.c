@@ -7,7 +7,8 @@
  *   one_sided_calls pscw_test  the same, rank 0 polling MPI_Win_test (with
  *                              sleeps between, which are no compute)
  *   one_sided_calls pscw_late  rank 0 computes 50 ms before it posts; the
- *                              origins put and complete at once
+ *                              origins put and complete at once: their
+ *                              blocks go once the post has reached them
  *   one_sided_calls passive    each origin locks rank 0's window, puts and
  *                              unlocks; then in a lock_all epoch puts and
  *                              flushes, puts and flushes locally, unlocks all
@@ -134,13 +135,13 @@ static void pscw(int rank, int size, double latency, double bandwidth, int poll,
       const double entered = all[2 * r], left = all[2 * r + 1];
       if (entered > last_entry) last_entry = entered;
       if (late) {
-        figure("late_complete_after_post", r, left - posted, latency);
+        figure("late_complete_after_post", r, left - posted, latency + transfer);
       } else {
         figure("complete", r, left - entered, transfer);
       }
     }
     if (late) {
-      figure("late_wait_after_post", -1, ended - posted, 2 * latency);
+      figure("late_wait_after_post", -1, ended - posted, 2 * latency + transfer);
     } else {
       figure(poll ? "test_after_last_complete" : "wait_after_last_complete", -1, ended - last_entry,
              transfer + latency);
