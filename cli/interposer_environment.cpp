@@ -44,4 +44,8 @@ void add_interposer(LaunchEnvironment& environment, const std::string& emulate, 
   if (!clock.empty()) environment.emplace_back(env::kClock, clock);
 }
 
+void add_thread_wait_policy(LaunchEnvironment& environment, bool sleeping) {
+  if (sleeping && set_value("OMP_WAIT_POLICY") == nullptr) environment.emplace_back("OMP_WAIT_POLICY", "passive");
+}
+
 }  // namespace mheta::cli

@@ -19,4 +19,11 @@ std::filesystem::path interpose_library();
 // settings are left out. `emulate` and `clock` must have been checked.
 void add_interposer(LaunchEnvironment& environment, const std::string& emulate, const std::string& clock);
 
+// OMP_WAIT_POLICY=passive when the ranks' own waits sleep (`sleeping`) and
+// the user has not chosen a policy: an OpenMP thread that spins at a
+// barrier takes a core from the ranks sharing it, and under the virtual
+// clock the spinning of the rank's thread would count as its compute
+// (docs/emulation.md, "Threads of a rank").
+void add_thread_wait_policy(LaunchEnvironment& environment, bool sleeping);
+
 }  // namespace mheta::cli

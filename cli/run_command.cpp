@@ -146,6 +146,7 @@ int run_program(const RunOptions& o) {
   };
   add_interposer(environment, o.emulate, o.clock);
   set(env::kWait, o.wait);
+  add_thread_wait_policy(environment, o.wait == "sleep" || (o.wait.empty() && !o.emulate.empty()));
   set(env::kCapture, o.capture);
   set(env::kCaptureIteration, o.capture_iteration > 0 ? std::to_string(o.capture_iteration) : "");
   set(env::kRows, o.rows > 0 ? std::to_string(o.rows) : "");

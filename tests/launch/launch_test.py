@@ -81,6 +81,24 @@ def run_under_mpirun_from_environment(t):
     check(os.path.exists(profile) and t.profile_ranks(profile) == 2, "no 2-rank profile under mpirun")
 
 
+def thread_wait_policy(t):
+    # Where the ranks' waits sleep (emulating, or --wait sleep), OpenMP's
+    # threads are told to sleep too, unless the user chose a policy.
+    def exported(*options, env=None):
+        run, got = t.mheta("run", "-n", "2", "--launcher", "slurm", "--capture", "off", *options, "--", t.args.ring,
+                           env=env)
+        check(run.returncode == 0, "mheta run %s failed: %s" % (" ".join(options), run.stderr))
+        return got[0]["argv"][2].split(",") if len(got) == 1 and len(got[0]["argv"]) > 2 else []
+
+    policy = "OMP_WAIT_POLICY=passive"
+    check(policy in exported("--emulate", "HY1"), "an emulated run did not make OpenMP's waits passive")
+    check(policy in exported("--wait", "sleep"), "a run whose waits sleep did not make OpenMP's waits passive")
+    check(not any(v.startswith("OMP_WAIT_POLICY=") for v in exported()), "a run whose waits spin set OMP_WAIT_POLICY")
+    check(not any(v.startswith("OMP_WAIT_POLICY=") for v in exported("--emulate", "HY1",
+                                                                      env={"OMP_WAIT_POLICY": "active"})),
+          "the user's own OMP_WAIT_POLICY was overridden")
+
+
 def own_template(t):
     profile = os.path.join(t.work, "template-profile.json")
     template = "srun --ntasks={n} --export=ALL[,{name}={value}] {program}"
@@ -163,7 +181,8 @@ def validate_under_srun(t):
               "validate's results under srun: %r" % doc.get("distributions"))
 
 
-SCENARIOS = {f.__name__: f for f in (run_under_srun, run_under_mpirun_from_environment, own_template, wrong_template,
+SCENARIOS = {f.__name__: f for f in (run_under_srun, run_under_mpirun_from_environment, thread_wait_policy,
+                                     own_template, wrong_template,
                                      redistribute_under_srun, microbench_under_mpirun, validate_under_srun)}
 
 
