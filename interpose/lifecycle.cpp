@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <optional>
 #include <mheta/environment.hpp>
+#include <optional>
 #include <string>
 
 #include "interpose/boundary_counter.hpp"
@@ -18,6 +18,7 @@
 #include "interpose/engaged.hpp"
 #include "interpose/export.hpp"
 #include "interpose/launcher_rank.hpp"
+#include "interpose/pmpi_redirect.hpp"
 #include "interpose/profile_output.hpp"
 #include "interpose/runtime.hpp"
 
@@ -56,6 +57,20 @@ void export_emulated_memory_from_mpi() {
   export_emulated_memory(rank, size);
 }
 
+// Calls by PMPI_ names that still go straight to MPI (pmpi_redirect.hpp):
+// said once, by rank 0, since what they do is then not seen.
+void say_unredirected(const PmpiRedirects& redirected) {
+  if (redirected.failed == 0) return;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  std::fprintf(stderr,
+               "mheta interpose: %d calls the program's libraries make by PMPI_ names (a Fortran mpi_f08 "
+               "binding's) could not be sent through the interposer (their entries stayed read-only): those "
+               "calls are not seen\n",
+               redirected.failed);
+}
+
 // The run's iterations, counted to MPI_Finalize whatever the capture does
 // (the profile prices the whole run with them: `mheta predict`): the
 // program's iteration marks, else its MPI_Pcontrol(1) calls when it made
@@ -76,18 +91,23 @@ std::int64_t iterations_counted() {
 }  // namespace
 }  // namespace mheta::interpose
 
+using mheta::interpose::PmpiRedirects;
 using mheta::interpose::ReentryGuard;
 using mheta::interpose::Runtime;
 
 extern "C" MHETA_EXPORT int MPI_Init(int* argc, char*** argv) {
+  const PmpiRedirects redirected = mheta::interpose::redirect_pmpi_calls();  // objects loaded since the library was
   const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(MPI_THREAD_SINGLE);
   return rc;
 }
 
 extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const PmpiRedirects redirected = mheta::interpose::redirect_pmpi_calls();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(*provided);
   return rc;
