@@ -165,12 +165,15 @@ void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool co
 }
 
 // A neighbourhood collective's blocks sent (mutex held): a non-blocking
-// send to each destination (neighbour_messages.hpp); where each is recorded.
-std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m) {
+// send to each destination (neighbour_messages.hpp), of `tag`
+// (kNeighbourTag; kGroupTag for the rounds of a non-blocking collective
+// over a group); where each is recorded.
+std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m,
+                                                      int tag = kNeighbourTag) {
   std::vector<Timeline::CommRef> sent;
   sent.reserve(m.sends.size());
   for (const NeighbourMessage& block : m.sends) {
-    sent.push_back(record_world_message(rt, fn, model::CommKind::send, block.peer, block.bytes, kNeighbourTag, true));
+    sent.push_back(record_world_message(rt, fn, model::CommKind::send, block.peer, block.bytes, tag, true));
   }
   return sent;
 }
@@ -179,13 +182,13 @@ std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const 
 // sends completed there, then its blocks received, as a wait on the same
 // exchange of Isends and Irecvs records them.
 void record_neighbour_completion(Runtime& rt, Fn fn, const NeighbourMessages& m, std::vector<Timeline::CommRef>& sent,
-                                 Timeline::Place at) {
+                                 Timeline::Place at, int tag = kNeighbourTag) {
   if (rt.capturing()) {
     for (const Timeline::CommRef& block : sent) rt.timeline().complete(block, at);
   }
   sent.clear();
   for (const NeighbourMessage& block : m.receives) {
-    record_world_message(rt, fn, model::CommKind::recv, block.peer, block.bytes, kNeighbourTag);
+    record_world_message(rt, fn, model::CommKind::recv, block.peer, block.bytes, tag);
   }
 }
 
@@ -390,15 +393,45 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
   }
 }
 
+// A non-blocking collective over a group, as the messages of its rounds
+// (group_collective.hpp): every round's send where it is posted, non-blocking,
+// and where it completes the sends' completion and every round's receive,
+// as a program's own Isends and Irecvs to the same members would be. The
+// rounds then travel while the rank computes: a member's wait ends once
+// the messages of the members it receives from have arrived, which is the
+// virtual clock's end (the latest entry plus the cost) for a group of two,
+// and up to k - 1 rounds' time before it for larger ones whose members wait
+// at once. Null for a group with a member outside MPI_COMM_WORLD.
+std::shared_ptr<const NeighbourMessages> posted_group_rounds(Runtime& rt, const CollectiveCall& call) {
+  const std::vector<int> world = world_members(call.comm);
+  if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return nullptr;
+  const auto me = std::find(world.begin(), world.end(), rt.world_rank()) - world.begin();
+  auto rounds = std::make_shared<NeighbourMessages>();
+  for (const GroupRound& round :
+       group_rounds(call.collective, static_cast<int>(world.size()), static_cast<int>(me), call.priced_bytes)) {
+    rounds->sends.push_back({.peer = world[static_cast<std::size_t>(round.to)], .bytes = round.bytes});
+    rounds->receives.push_back({.peer = world[static_cast<std::size_t>(round.from)], .bytes = round.bytes});
+  }
+  return rounds;
+}
+
+// A collective as recorded: over every rank, its place; over a group
+// posted without waiting, its rounds and their sends as recorded.
+struct RecordedCollective {
+  Timeline::CommRef op{};
+  std::shared_ptr<const NeighbourMessages> rounds{};
+  std::vector<Timeline::CommRef> round_sends{};
+};
+
 // A collective followed (mutex held): over every rank (`all`), numbered
 // among the collectives and recorded while capturing; over some, as the
 // messages of its rounds; with several threads, only those of
 // MPI_COMM_WORLD keep one order on every rank. `posted`: non-blocking (an
 // MPI_I... call, a persistent one's start), recorded as such so that its
-// completion can be recorded with it (the returned place). A group's
-// rounds are recorded where the collective is posted, complete.
-Timeline::CommRef record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all, bool posted) {
-  Timeline::CommRef recorded{};
+// completion can be recorded with it (the returned place, or the rounds'
+// sends, posted_group_rounds).
+RecordedCollective record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all, bool posted) {
+  RecordedCollective recorded{};
   if (all) {
     const std::int64_t number = rt.channels().next(collective_channel());
     if (rt.capturing()) {
@@ -407,11 +440,15 @@ Timeline::CommRef record_collective(Runtime& rt, Fn fn, const CollectiveCall& ca
       op.collective = call.collective;
       op.bytes = call.bytes;
       op.nonblocking = posted;
-      recorded = rt.timeline().add_comm(op, number);
+      recorded.op = rt.timeline().add_comm(op, number);
     }
     rt.collective({fn, call.collective, call.bytes});
   } else if (between_ranks(call.comm) && counts_for_detection(call.comm, rt.thread_level())) {
-    record_group_collective(rt, fn, call);
+    if (!posted) {
+      record_group_collective(rt, fn, call);
+    } else if ((recorded.rounds = posted_group_rounds(rt, call))) {
+      recorded.round_sends = record_neighbour_sends(rt, fn, *recorded.rounds, kGroupTag);
+    }
   }
   return recorded;
 }
@@ -445,8 +482,11 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     PendingRequest& p = *found;
     p.active = true;
     if (p.kind == Kind::collective) {
-      p.sent = record_collective(rt, fn, {p.comm, p.collective, p.recorded_bytes, p.bytes},
-                                 over_all_ranks(p.comm, rt.world_size()), true);
+      RecordedCollective recorded = record_collective(rt, fn, {p.comm, p.collective, p.recorded_bytes, p.bytes},
+                                                      over_all_ranks(p.comm, rt.world_size()), true);
+      p.sent = recorded.op;
+      p.messages = std::move(recorded.rounds);
+      p.sent_blocks = std::move(recorded.round_sends);
       continue;
     }
     if (p.from_nobody) continue;  // no message, and no part of the call for detection, as before it was followed
@@ -624,6 +664,8 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
     case Kind::collective:
       if (rt.capturing()) rt.timeline().complete(p.sent, at);
       p.sent = {};  // a persistent one is recorded again at its next start
+      if (p.messages) record_neighbour_completion(rt, Fn::count_, *p.messages, p.sent_blocks, at, kGroupTag);
+      p.messages = nullptr;
       t_clock_completions.push_back({.kind = Kind::collective,
                                      .comm = p.comm,
                                      .exchange = p.exchange,
@@ -768,20 +810,23 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
   if (!following && !(posted && entry)) return rc;
   {
     std::lock_guard lock(rt.mutex());
-    Timeline::CommRef recorded{};
+    RecordedCollective recorded{};
     if (following) {
       recorded = record_collective(rt, fn, {c.comm, c.collective, collective_bytes(c), priced_bytes(c)}, all, posted);
     }
     // A non-blocking one completes with its request: its end time, and
     // where the capture records it.
-    if (posted && (entry || recorded.timeline != 0)) {
-      rt.requests().add(*c.request, {.kind = Kind::collective,
-                                     .comm = c.comm,
-                                     .bytes = priced_bytes(c),
-                                     .io = {},
-                                     .sent = recorded,
-                                     .collective = c.collective,
-                                     .exchange = entry});
+    if (posted && (entry || recorded.op.timeline != 0 || recorded.rounds)) {
+      PendingRequest pending{.kind = Kind::collective,
+                             .comm = c.comm,
+                             .bytes = priced_bytes(c),
+                             .io = {},
+                             .sent = recorded.op,
+                             .collective = c.collective,
+                             .exchange = entry};
+      pending.messages = std::move(recorded.rounds);
+      pending.sent_blocks = std::move(recorded.round_sends);
+      rt.requests().add(*c.request, pending);
     }
   }
   if (!following) return rc;
