@@ -54,8 +54,9 @@ struct PendingRequest {
   std::shared_ptr<PendingShadows> shadows{};    // comm_create: its shadows, duplicated alongside
   std::shared_ptr<NeighbourExchange> neighbours{};  // neighbour: its blocks' arrivals
   std::vector<std::int64_t> block_bytes{};          // neighbour: its block to each destination
-  // neighbour: the messages the capture records it as (null: not recorded),
-  // and its sends as recorded in the capture going on, completed with it.
+  // neighbour, and a collective over a group: the messages the capture
+  // records it as (null: not recorded), and its sends as recorded in the
+  // capture going on, completed with it.
   std::shared_ptr<const NeighbourMessages> messages{};
   std::vector<Timeline::CommRef> sent_blocks{};
 };
