@@ -118,6 +118,33 @@ void redirect_relocations(const dl_phdr_info* object, const ElfW(Rela) * relocat
   }
 }
 
+// What the loader's dynamic section of an object says about its symbols
+// and relocations.
+struct DynamicTables {
+  const ElfW(Sym) * symbols = nullptr;
+  const char* names = nullptr;
+  const ElfW(Rela) * plt = nullptr;  // the PLT's relocations (JUMP_SLOT)
+  std::size_t plt_bytes = 0;
+  bool plt_is_rela = true;
+  const ElfW(Rela) * rela = nullptr;  // the others (GLOB_DAT among them)
+  std::size_t rela_bytes = 0;
+};
+
+DynamicTables dynamic_tables(const dl_phdr_info* object, const ElfW(Dyn) * dynamic) {
+  DynamicTables t;
+  for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+    const ElfW(Addr) value = d->d_un.d_ptr;
+    if (d->d_tag == DT_SYMTAB) t.symbols = at<const ElfW(Sym)>(object, value);
+    if (d->d_tag == DT_STRTAB) t.names = at<const char>(object, value);
+    if (d->d_tag == DT_JMPREL) t.plt = at<const ElfW(Rela)>(object, value);
+    if (d->d_tag == DT_PLTRELSZ) t.plt_bytes = d->d_un.d_val;
+    if (d->d_tag == DT_PLTREL) t.plt_is_rela = d->d_un.d_val == DT_RELA;
+    if (d->d_tag == DT_RELA) t.rela = at<const ElfW(Rela)>(object, value);
+    if (d->d_tag == DT_RELASZ) t.rela_bytes = d->d_un.d_val;
+  }
+  return t;
+}
+
 int redirect_object(dl_phdr_info* object, std::size_t, void* data) {
   auto& walk = *static_cast<Walk*>(data);
   // The program itself (the first object, unnamed): its own PMPI_ calls
@@ -136,43 +163,10 @@ int redirect_object(dl_phdr_info* object, std::size_t, void* data) {
     }
   }
   if (dynamic == nullptr) return 0;
-  const ElfW(Sym)* symbols = nullptr;
-  const char* names = nullptr;
-  const ElfW(Rela)* plt = nullptr;
-  const ElfW(Rela)* rela = nullptr;
-  std::size_t plt_bytes = 0;
-  std::size_t rela_bytes = 0;
-  bool plt_is_rela = true;
-  for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
-    switch (d->d_tag) {
-      case DT_SYMTAB:
-        symbols = at<const ElfW(Sym)>(object, d->d_un.d_ptr);
-        break;
-      case DT_STRTAB:
-        names = at<const char>(object, d->d_un.d_ptr);
-        break;
-      case DT_JMPREL:
-        plt = at<const ElfW(Rela)>(object, d->d_un.d_ptr);
-        break;
-      case DT_PLTRELSZ:
-        plt_bytes = d->d_un.d_val;
-        break;
-      case DT_PLTREL:
-        plt_is_rela = d->d_un.d_val == DT_RELA;
-        break;
-      case DT_RELA:
-        rela = at<const ElfW(Rela)>(object, d->d_un.d_ptr);
-        break;
-      case DT_RELASZ:
-        rela_bytes = d->d_un.d_val;
-        break;
-      default:
-        break;
-    }
-  }
+  const DynamicTables t = dynamic_tables(object, dynamic);
   const int before = walk.result.entries;
-  if (plt_is_rela) redirect_relocations(object, plt, plt_bytes, symbols, names, walk);
-  redirect_relocations(object, rela, rela_bytes, symbols, names, walk);
+  if (t.plt_is_rela) redirect_relocations(object, t.plt, t.plt_bytes, t.symbols, t.names, walk);
+  redirect_relocations(object, t.rela, t.rela_bytes, t.symbols, t.names, walk);
   // The RELRO pages written are read-only again, as the loader left them:
   // from the page of its start to the page its end falls in, that page
   // not included (it holds writable data too).

@@ -94,6 +94,12 @@ def profile_check_parser(description, iterations):
     return parser
 
 
+def result_lines(line):
+    """The lines a program prints that must not change under the interposer
+    (its results, not the timing of its loop)."""
+    return line.startswith("result")
+
+
 def interposed_profile(args, program, compared=None):
     """Runs `program` as run_interposed_unchanged does, with the profile
     written to a scratch file (and args.emulate, if given), and returns the
@@ -119,3 +125,10 @@ def interposed_profile(args, program, compared=None):
     if len(profile["ranks"]) != args.np:
         sys.exit("FAIL: the profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
     return profile
+
+
+def halo_program_profile(args, columns):
+    """The profile of a corpus program that takes `rows columns steps` (a
+    halo exchange on 96 rows of `columns`, args.iterations steps), its
+    results unchanged under the interposer."""
+    return interposed_profile(args, [args.program, "96", str(columns), str(args.iterations)], compared=result_lines)

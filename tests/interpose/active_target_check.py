@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import fail, interposed_profile, profile_check_parser  # noqa: E402
+from checks import fail, halo_program_profile, profile_check_parser  # noqa: E402
 
 EPOCH_TAG = 2147483644
 COLUMNS = 512
@@ -33,9 +33,7 @@ COLUMNS = 512
 
 def main():
     args = profile_check_parser(__doc__, 40).parse_args()
-    # Its results, not the timing of its loop, must be unchanged.
-    profile = interposed_profile(args, [args.program, "96", str(COLUMNS), str(args.iterations)],
-                                 compared=lambda line: line.startswith("result"))
+    profile = halo_program_profile(args, COLUMNS)
     sent = collections.Counter()      # (origin, target) -> messages of the epochs
     received = collections.Counter()  # (origin, target) -> their receives
     for r, rank in enumerate(profile["ranks"]):

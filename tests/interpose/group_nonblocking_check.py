@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import fail, interposed_profile, profile_check_parser  # noqa: E402
+from checks import fail, interposed_profile, profile_check_parser, result_lines  # noqa: E402
 
 GROUP_TAG = 2147483645
 
@@ -30,7 +30,7 @@ def main():
     parser.add_argument("--persistent", action="store_true", help="the persistent MPI_Allreduce_init form")
     args = parser.parse_args()
     program = [args.program, str(args.iterations)] + (["persistent"] if args.persistent else [])
-    profile = interposed_profile(args, program, compared=lambda line: line.startswith("result"))
+    profile = interposed_profile(args, program, compared=result_lines)
     for r, rank in enumerate(profile["ranks"]):
         partner = r ^ 1 if (r ^ 1) < args.np else None
         sends, receives = [], []

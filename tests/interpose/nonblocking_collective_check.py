@@ -19,15 +19,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import fail, interposed_profile, profile_check_parser  # noqa: E402
+from checks import fail, interposed_profile, profile_check_parser, result_lines  # noqa: E402
 
 
 
 def main():
     args = profile_check_parser(__doc__, 60).parse_args()
-    # Its results, not the timing of its loop, must be unchanged.
     profile = interposed_profile(args, [args.program, "96", str(args.iterations)],
-                                 compared=lambda line: line.startswith("result"))
+                                 compared=result_lines)
     for r, rank in enumerate(profile["ranks"]):
         sections = rank["sections"]
         posted = [(s, k, op) for s, section in enumerate(sections) for k, op in enumerate(section["comm"])
