@@ -31,6 +31,10 @@ and exits non-zero with a message when what it checks does not hold.
                 did not see created (unfollowed_calls.c): results unchanged,
                 each rank says once that the clock does not follow them, and
                 a wait in one is no compute
+  threads       a hybrid MPI + OpenMP program (tests/corpus/omp_jacobi.c)
+                with two threads a rank takes half the virtual time of one
+                thread a rank: OpenMP's waits passive under `mheta run`, so
+                no spinning counts as compute
 
 The timing checks keep generous tolerances (the machine is shared); the
 strict figures are scripts/bench-vclock.sh's.
@@ -63,10 +67,10 @@ def run(cmd, env=None):
     return result
 
 
-def under_mheta(args, np, clock, emulate, program, tmp, capture=False):
+def under_mheta(args, np, clock, emulate, program, tmp, capture=False, env=None):
     cmd = [args.mheta, "run", "-n", str(np), "--emulate", emulate, "--clock", clock]
     cmd += ["--profile", os.path.join(tmp, "profile.json")] if capture else ["--capture", "off"]
-    return run(cmd + ["--"] + program)
+    return run(cmd + ["--"] + program, env)
 
 
 # A network that costs nothing, for the checks of the CPU and disk factors:
@@ -134,6 +138,29 @@ def cmd_cpu_factor(args):
         four = under_mheta(args, 4, "virtual", emulation_file(tmp, "cpu2", {"cpu_factor": 2}), program, tmp).stdout
         within("4 ranks, cpu_factor 2: virtual time / CPU time", figure(four, "elapsed_s") / figure(four, "cpu_s"), 2,
                args.tolerance)
+
+
+def cmd_threads(args):
+    # A hybrid rank's OpenMP threads under the virtual clock (docs/emulation.md,
+    # "Threads of a rank"): the clock counts the CPU time of the thread that
+    # calls MPI, so with two threads a rank (four threads on the machine's
+    # two cores) a rank's compute is its main thread's half of each parallel
+    # loop, provided the threads that finish first do not spin: `mheta run`
+    # makes their waits passive. Spinning, the main thread's CPU time was
+    # 7 times one thread's (docs/results.md, "OpenMP threads under the
+    # virtual clock").
+    with tempfile.TemporaryDirectory() as tmp:
+        emulate = emulation_file(tmp, "cpu1", {"cpu_factor": 1})
+        per_iteration = {}
+        for threads in (1, 2):
+            env = {"OMP_NUM_THREADS": str(threads)}
+            runs = [under_mheta(args, 2, "virtual", emulate, args.program, tmp, env=env).stdout for _ in range(3)]
+            per_iteration[threads] = statistics.median(
+                float(re.search(r"([0-9.eE+-]+) s per iteration", out).group(1)) for out in runs)
+        print("virtual iteration time: %.4g s with one thread a rank, %.4g s with two" %
+              (per_iteration[1], per_iteration[2]))
+        within("two threads / one thread, virtual iteration time (medians of 3 runs)",
+               per_iteration[2] / per_iteration[1], 0.5, args.tolerance)
 
 
 def cmd_io_factor(args):
@@ -345,7 +372,7 @@ def cmd_unfollowed(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "latency", "link",
-                                          "calls", "reproducible", "followed", "dynamic", "unfollowed"])
+                                          "calls", "reproducible", "followed", "dynamic", "unfollowed", "threads"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls, neighbour_calls "
@@ -359,11 +386,13 @@ def main():
     parser.add_argument("--io-mode", default="io", choices=["io", "io_c", "io_split"],
                         help="io-factor, disk: the clock_probe mode (io_c: the large-count MPI-IO calls; io_split: "
                         "split collective MPI-IO)")
-    parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch folder)")
+    parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch "
+                        "folder); threads: a hybrid MPI + OpenMP program printing its time per iteration")
     args = parser.parse_args()
     {
         "unchanged": cmd_unchanged,
         "cpu-factor": cmd_cpu_factor,
+        "threads": cmd_threads,
         "io-factor": cmd_io_factor,
         "disk": cmd_disk,
         "gatherv": cmd_gatherv,
