@@ -78,6 +78,7 @@ program f08_heat
     write (*, '(a,i0,a,f12.6,a,es14.6,a)') 'loop: ', steps, ' iterations, ', t1 - t0, ' s, ', &
       (t1 - t0) / steps, ' s per iteration'
   end if
+  deallocate (u, v)
   call MPI_Comm_free(grid)
   call MPI_Finalize()
 
