@@ -7,10 +7,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <mutex>
 #include <string_view>
 
@@ -83,8 +82,8 @@ T* at(const dl_phdr_info* object, ElfW(Addr) value) {
   return reinterpret_cast<T*>(value < object->dlpi_addr ? object->dlpi_addr + value : value);
 }
 
-// Writes `to` into the entry at `slot`, making its page writable for that
-// when it is read-only (RELRO) and read-only again after.
+// Writes `to` into the entry at `slot`, making its page writable first (a
+// RELRO page is read-only; redirect_object makes it so again).
 bool write_slot(void** slot, void* to) {
   const long page = sysconf(_SC_PAGESIZE);
   auto* start =
