@@ -1,7 +1,7 @@
-// The hand-written entry points: MPI_Init(_thread), MPI_Finalize,
-// MPI_Pcontrol (variadic) and MPI_Wtime, the program-facing functions of
-// <mheta/marks.h> and <mheta/interposer.h>, and the load-time export of the
-// emulated memory budget.
+// The hand-written entry points: MPI_Init(_thread), MPI_Session_init (said
+// not followed), MPI_Finalize, MPI_Pcontrol (variadic) and MPI_Wtime, the
+// program-facing functions of <mheta/marks.h> and <mheta/interposer.h>, and
+// the load-time export of the emulated memory budget.
 #include <mpi.h>
 
 #include <atomic>
@@ -71,6 +71,24 @@ void say_unredirected(const PmpiRedirects& redirected) {
                redirected.failed);
 }
 
+// MPI-4's sessions: a program that starts MPI with MPI_Session_init is not
+// followed until it calls MPI_Init, where the interposer starts (its
+// settings, services and shadow communicators hang on MPI_COMM_WORLD).
+// Said once, by the launcher's rank 0 (every process when the launcher is
+// not known), so that a run without a profile says why.
+void say_session_unfollowed() {
+  static std::atomic<bool> said{false};
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (initialized != 0 || said.exchange(true)) return;
+  const std::optional<LauncherRank> launched = launcher_rank();
+  if (launched && launched->rank != 0) return;
+  std::fprintf(stderr,
+               "mheta interpose: the program starts MPI with MPI_Session_init (MPI-4 sessions); the interposer "
+               "starts at MPI_Init, so until the program calls it nothing is followed: no capture, no emulation, "
+               "no profile\n");
+}
+
 // The run's iterations, counted to MPI_Finalize whatever the capture does
 // (the profile prices the whole run with them: `mheta predict`): the
 // program's iteration marks, else its MPI_Pcontrol(1) calls when it made
@@ -112,6 +130,14 @@ extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int require
   if (rc == MPI_SUCCESS) Runtime::get().start(*provided);
   return rc;
 }
+
+#if MPI_VERSION >= 4
+extern "C" MHETA_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* session) {
+  const int rc = PMPI_Session_init(info, errhandler, session);
+  if (rc == MPI_SUCCESS) mheta::interpose::say_session_unfollowed();
+  return rc;
+}
+#endif
 
 extern "C" MHETA_EXPORT int MPI_Finalize(void) {
   {

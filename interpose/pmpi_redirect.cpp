@@ -37,6 +37,9 @@ void* wrapper_for(std::string_view name) {
       {"PMPI_Pcontrol", reinterpret_cast<void*>(&MPI_Pcontrol)},
       {"PMPI_Wtime", reinterpret_cast<void*>(&MPI_Wtime)},
       {"PMPI_Wtick", reinterpret_cast<void*>(&MPI_Wtick)},
+#if MPI_VERSION >= 4
+      {"PMPI_Session_init", reinterpret_cast<void*>(&MPI_Session_init)},
+#endif
   };
 #undef MHETA_MPI
   for (const Target& t : targets) {
