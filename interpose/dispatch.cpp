@@ -125,11 +125,22 @@ int run_blocking(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef n
   return call();
 }
 
+// A message a rank sends itself (a periodic dimension of one rank in a
+// Cartesian grid, a ring of one) is a copy in its memory, no message
+// between ranks: not recorded. Its receive still ends a section while
+// capturing, as any receive does (Timeline::receive_from_nobody): the
+// compute after it may use what arrived.
+Timeline::CommRef message_to_self(Runtime& rt, model::CommKind kind) {
+  if (kind == model::CommKind::recv && rt.capturing()) rt.timeline().receive_from_nobody();
+  return {};
+}
+
 // A message sent or received: numbered in its channel, recorded while
 // capturing (where: a non-blocking send's completion is recorded with it),
 // told to the services.
 Timeline::CommRef record_world_message(Runtime& rt, Fn fn, model::CommKind kind, int world_peer, std::int64_t bytes,
                                        int tag, bool nonblocking = false) {
+  if (world_peer == rt.world_rank()) return message_to_self(rt, kind);
   Timeline::CommRef recorded;
   const std::int64_t number = rt.channels().next({kind, world_peer, tag});
   if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking), number);
@@ -585,6 +596,10 @@ void record_completed_receive(Runtime& rt, MPI_Comm comm, const MPI_Status& stat
   if (status.MPI_SOURCE < 0) return;
   const int world_peer = world_rank_of(comm, status.MPI_SOURCE);
   if (world_peer == MPI_UNDEFINED) return;
+  if (world_peer == rt.world_rank()) {
+    message_to_self(rt, model::CommKind::recv);
+    return;
+  }
   const std::int64_t bytes = received_bytes(&status);
   const std::int64_t number = rt.channels().next({model::CommKind::recv, world_peer, status.MPI_TAG});
   if (rt.capturing()) rt.timeline().add_comm(message(model::CommKind::recv, world_peer, bytes, status.MPI_TAG), number);
