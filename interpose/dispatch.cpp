@@ -1196,10 +1196,21 @@ int handle_probe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   return rc;
 }
 
-int handle_comm_create(Runtime& rt, CallInfo& c, CallRef call) {
+// A communicator created (blocking): its members meet like a barrier, as the
+// virtual clock times it, and the capture records that barrier (over every
+// rank, or the rounds of one over the new group), so that a program which
+// creates a communicator every iteration is priced for it.
+int handle_comm_create(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   const int rc = call();
   if (rc == MPI_SUCCESS) rt.clock().communicator_created(*c.newcomm);
   rt.leave();
+  if (rc != MPI_SUCCESS || !rt.following() || c.newcomm == nullptr || *c.newcomm == MPI_COMM_NULL ||
+      !counts_for_detection(*c.newcomm, rt.thread_level())) {
+    return rc;
+  }
+  std::lock_guard lock(rt.mutex());
+  record_collective(rt, fn, {.comm = *c.newcomm, .collective = Collective::barrier},
+                    over_all_ranks(*c.newcomm, rt.world_size()), false);
   return rc;
 }
 
@@ -1717,7 +1728,7 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::comm_icreate:
       return handle_comm_icreate(rt, c, call);
     case Category::comm_create:
-      return handle_comm_create(rt, c, call);
+      return handle_comm_create(rt, fn, c, call);
     case Category::comm_free:
       return handle_comm_free(rt, c, call);
     case Category::comm_connect:
