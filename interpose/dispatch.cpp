@@ -381,39 +381,12 @@ struct CollectiveCall {
   std::int64_t priced_bytes = 0;
 };
 
-// A collective over some but not all ranks (mutex held): the messages of
-// its rounds (group_collective.hpp), numbered in their channels while calls
-// are followed; each round's send leaves before its receive is waited for.
-// A group with a member outside MPI_COMM_WORLD is no communication of the
-// profile's ranks.
-void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
-  const std::vector<int> world = world_members(call.comm);
-  if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return;
-  const auto me = std::find(world.begin(), world.end(), rt.world_rank()) - world.begin();
-  for (const GroupRound& round :
-       group_rounds(call.collective, static_cast<int>(world.size()), static_cast<int>(me), call.priced_bytes)) {
-    const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send,
-                                                        world[static_cast<std::size_t>(round.to)], round.bytes,
-                                                        kGroupTag, true);
-    record_world_message(rt, fn, model::CommKind::recv, world[static_cast<std::size_t>(round.from)], round.bytes,
-                         kGroupTag);
-    // Synchronous: the last member to enter waits for its messages to
-    // arrive, as the virtual clock keeps it until its latest entry plus the
-    // cost (group_collective.hpp).
-    if (rt.capturing()) rt.timeline().complete(sent, rt.timeline().here(), true);
-  }
-}
-
-// A non-blocking collective over a group, as the messages of its rounds
-// (group_collective.hpp): every round's send where it is posted, non-blocking,
-// and where it completes the sends' completion and every round's receive,
-// as a program's own Isends and Irecvs to the same members would be. The
-// rounds then travel while the rank computes: a member's wait ends once
-// the messages of the members it receives from have arrived, which is the
-// virtual clock's end (the latest entry plus the cost) for a group of two,
-// and up to k - 1 rounds' time before it for larger ones whose members wait
-// at once. Null for a group with a member outside MPI_COMM_WORLD.
-std::shared_ptr<const NeighbourMessages> posted_group_rounds(Runtime& rt, const CollectiveCall& call) {
+// The rounds of a collective over some but not all ranks
+// (group_collective.hpp) as messages between ranks of MPI_COMM_WORLD: the
+// k-th send and the k-th receive are round k's. Null for a group with a
+// member outside MPI_COMM_WORLD, which is no communication of the profile's
+// ranks.
+std::shared_ptr<const NeighbourMessages> group_round_messages(const Runtime& rt, const CollectiveCall& call) {
   const std::vector<int> world = world_members(call.comm);
   if (std::find(world.begin(), world.end(), MPI_UNDEFINED) != world.end()) return nullptr;
   const auto me = std::find(world.begin(), world.end(), rt.world_rank()) - world.begin();
@@ -425,6 +398,33 @@ std::shared_ptr<const NeighbourMessages> posted_group_rounds(Runtime& rt, const 
   }
   return rounds;
 }
+
+// A blocking collective over a group (mutex held): its rounds in turn, each
+// round's send, its receive, and the send's completion, numbered in their
+// channels while calls are followed.
+void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
+  const std::shared_ptr<const NeighbourMessages> rounds = group_round_messages(rt, call);
+  if (!rounds) return;
+  for (std::size_t k = 0; k < rounds->sends.size(); ++k) {
+    const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send, rounds->sends[k].peer,
+                                                        rounds->sends[k].bytes, kGroupTag, true);
+    record_world_message(rt, fn, model::CommKind::recv, rounds->receives[k].peer, rounds->receives[k].bytes,
+                         kGroupTag);
+    // Synchronous: the last member to enter waits for its messages to
+    // arrive, as the virtual clock keeps it until its latest entry plus the
+    // cost (group_collective.hpp).
+    if (rt.capturing()) rt.timeline().complete(sent, rt.timeline().here(), true);
+  }
+}
+
+// A non-blocking one is recorded as a program's own Isends and Irecvs to
+// the same members would be: every round's send where it is posted
+// (record_collective), their completion and every round's receive where
+// its request completes (complete). The rounds then travel while the rank
+// computes: a member's wait ends once the messages of the members it
+// receives from have arrived, which is the virtual clock's end (the latest
+// entry plus the cost) for a group of two, and up to k - 1 rounds' time
+// before it for larger ones whose members wait at once.
 
 // A collective as recorded: over every rank, its place; over a group
 // posted without waiting, its rounds and their sends as recorded.
@@ -440,7 +440,7 @@ struct RecordedCollective {
 // MPI_COMM_WORLD keep one order on every rank. `posted`: non-blocking (an
 // MPI_I... call, a persistent one's start), recorded as such so that its
 // completion can be recorded with it (the returned place, or the rounds'
-// sends, posted_group_rounds).
+// sends: group_round_messages).
 RecordedCollective record_collective(Runtime& rt, Fn fn, const CollectiveCall& call, bool all, bool posted) {
   RecordedCollective recorded{};
   if (all) {
@@ -457,7 +457,7 @@ RecordedCollective record_collective(Runtime& rt, Fn fn, const CollectiveCall& c
   } else if (between_ranks(call.comm) && counts_for_detection(call.comm, rt.thread_level())) {
     if (!posted) {
       record_group_collective(rt, fn, call);
-    } else if ((recorded.rounds = posted_group_rounds(rt, call))) {
+    } else if ((recorded.rounds = group_round_messages(rt, call))) {
       recorded.round_sends = record_neighbour_sends(rt, fn, *recorded.rounds, kGroupTag);
     }
   }
