@@ -408,8 +408,7 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
   for (std::size_t k = 0; k < rounds->sends.size(); ++k) {
     const Timeline::CommRef sent = record_world_message(rt, fn, model::CommKind::send, rounds->sends[k].peer,
                                                         rounds->sends[k].bytes, kGroupTag, true);
-    record_world_message(rt, fn, model::CommKind::recv, rounds->receives[k].peer, rounds->receives[k].bytes,
-                         kGroupTag);
+    record_world_message(rt, fn, model::CommKind::recv, rounds->receives[k].peer, rounds->receives[k].bytes, kGroupTag);
     // Synchronous: the last member to enter waits for its messages to
     // arrive, as the virtual clock keeps it until its latest entry plus the
     // cost (group_collective.hpp).
