@@ -567,11 +567,16 @@ thread_local std::vector<ClockCompletion> t_clock_completions;
 
 // A non-blocking MPI-IO request (or a split collective's) has completed:
 // the virtual clock, or the sleep of the wall clock's slower disk
-// (`delay.until`), moves to its emulated completion.
+// (`delay.until`), moves to its emulated completion: its turn on the
+// emulation's disk, or its transfer stretched by the I/O factor.
 void complete_file(Runtime& rt, PendingRequest& p, FileDelay& delay) {
   VirtualClockService& clock = rt.clock();
   if (p.on_emulated_disk) {  // its time was the disk's from the issue (and recorded then)
-    clock.wait_until(p.disk_done_at);
+    if (clock.on()) {
+      clock.wait_until(p.disk_done_at);
+    } else {
+      delay.until = std::max(delay.until, p.disk_done_at);
+    }
     return;
   }
   double transfer =
@@ -1039,17 +1044,16 @@ int synchronous_read(const CallInfo& c, MPI_Status* status) {
 #undef MHETA_READ
 
 // A non-blocking MPI-IO request issued at `timer`'s start, of `seconds` at
-// its issue; on the virtual clock's emulated disk it completes at
-// `disk_done_at`.
+// its issue; on an emulated disk it completes at its `turn`.
 PendingRequest issued_file_request(Runtime& rt, const IoTimer& timer, bool write, double seconds,
-                                   bool on_emulated_disk, double disk_done_at) {
+                                   const std::optional<DiskTurn>& turn) {
   PendingRequest file;
   file.kind = Kind::file;
   file.issued_at = timer.start;
-  file.issue_seconds = seconds;
+  file.issue_seconds = turn ? turn->seconds : seconds;
   file.write = write;
-  file.on_emulated_disk = on_emulated_disk;
-  file.disk_done_at = disk_done_at;
+  file.on_emulated_disk = turn.has_value();
+  file.disk_done_at = turn ? turn->done_at : 0;
   if (rt.clock().on()) {
     file.posted_at = rt.clock().now();
     file.queued_at_issue = timer.queued;
@@ -1080,7 +1084,7 @@ void record_at_issue(Runtime& rt, int variable, std::int64_t bytes, PendingReque
 // Whether a request issued is followed to its completion: its time is
 // recorded, or emulated.
 bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
-  return file.recorded || rt.file_io_factor() > 1 || rt.clock().on();
+  return file.recorded || file.on_emulated_disk || rt.file_io_factor() > 1 || rt.clock().on();
 }
 
 // An MPI-IO call, told to the services and to detection (mutex held).
@@ -1108,13 +1112,11 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   const double issue_seconds = now_s() - start;
   const std::int64_t bytes = type_bytes(c.count, c.type);
   const DiskOp op = write ? DiskOp::write : DiskOp::read;
-  // On the virtual clock's emulated disk the request takes its turn on the
-  // disk from now; its whole time is known at the issue.
-  const bool on_emulated_disk = !as_sync_read && rc == MPI_SUCCESS && rt.clock().emulates_disk();
-  const double disk_done_at = on_emulated_disk ? rt.clock().disk_request(op, bytes) : 0;
-  const double seconds = as_sync_read       ? timer.seconds(rt, op, bytes)
-                         : on_emulated_disk ? disk_done_at - rt.clock().now()
-                                            : issue_seconds;
+  // On an emulated disk the request takes its turn on the disk from its
+  // issue; its whole time is known then.
+  const std::optional<DiskTurn> turn =
+      !as_sync_read && rc == MPI_SUCCESS ? rt.disk_request(op, bytes, start) : std::nullopt;
+  const double seconds = as_sync_read ? timer.seconds(rt, op, bytes) : issue_seconds;
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
@@ -1124,7 +1126,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
     rt.requests().add(*c.request,
                       {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
   } else {
-    PendingRequest file = issued_file_request(rt, timer, write, seconds, on_emulated_disk, disk_done_at);
+    PendingRequest file = issued_file_request(rt, timer, write, seconds, turn);
     // ROMIO performs a write's transfer inside the call; its time is the
     // write's, and so is the emulated rest of it, slept where the request
     // completes.
@@ -1137,7 +1139,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
 
 // Split collective MPI-IO (MPI_File_read_all_begin ... _end): timed as the
 // non-blocking collective I/O it is (MPI_File_iread_all ...), issued at the
-// begin (on the virtual clock's emulated disk when the emulation has one)
+// begin (on the emulated disk when the emulation has one)
 // and completed at the end. The capture records it as the collective read
 // or write it is, where it begins (ROMIO does the transfer there), with the
 // time of its end added when that waited (complete_file).
@@ -1145,17 +1147,14 @@ int handle_file_split_begin(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   const IoTimer timer(rt);
   const int rc = call();
   const double issue_seconds = now_s() - timer.start;
-  VirtualClockService& clock = rt.clock();
   const std::int64_t bytes = type_bytes(c.count, c.type);
-  const bool on_emulated_disk = rc == MPI_SUCCESS && clock.emulates_disk();
-  const double disk_done_at =
-      on_emulated_disk ? clock.disk_request(write ? DiskOp::write : DiskOp::read, bytes) : 0;
+  const std::optional<DiskTurn> turn =
+      rc == MPI_SUCCESS ? rt.disk_request(write ? DiskOp::write : DiskOp::read, bytes, timer.start) : std::nullopt;
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = note_file_access(rt, fn, c, write, bytes);
-  PendingRequest file = issued_file_request(
-      rt, timer, write, on_emulated_disk ? disk_done_at - clock.now() : issue_seconds, on_emulated_disk, disk_done_at);
+  PendingRequest file = issued_file_request(rt, timer, write, issue_seconds, turn);
   record_at_issue(rt, variable, bytes, file);
   if (followed_to_completion(rt, file)) rt.split_file_io()[c.fh] = file;
   tell_file_io(rt, fn, c, variable, write, bytes);

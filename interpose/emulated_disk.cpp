@@ -27,6 +27,11 @@ double Disk::seconds(DiskOp op, std::int64_t bytes, double io_factor) const {
   return io_factor * (latency_s + transfer);
 }
 
+double DiskQueue::request(double issued_at, DiskOp op, std::int64_t bytes) {
+  free_at_ = std::max(free_at_, issued_at) + disk_.seconds(op, bytes, io_factor_);
+  return free_at_;
+}
+
 Disk sata_ssd() {
   // A SATA solid-state disk of a commodity node: the SATA 3 link carries
   // 600 MB/s, of which such disks sustain about 500 MB/s of sequential

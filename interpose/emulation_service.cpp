@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "interpose/clock.hpp"
 #include "interpose/runtime.hpp"
 
 namespace mheta::interpose {
@@ -32,7 +33,7 @@ double automatic_dilation() {
 void EmulationService::on_start(Runtime& rt) {
   const Emulation& emulation = *rt.settings().emulation;
   emulator_.configure(emulation.for_rank(rt.world_rank(), rt.world_size()),
-                      emulation.dilation.value_or(automatic_dilation()));
+                      emulation.dilation.value_or(automatic_dilation()), emulation.disk);
 }
 
 void EmulationService::before_call(Runtime&, Fn, ComputeSection& section) {
@@ -45,6 +46,10 @@ void EmulationService::value_compute(Runtime&, ComputeSection& section) {
 }
 
 void EmulationService::time_file_io(Runtime&, FileTiming& timing) {
+  if (emulator_.emulates_disk()) {
+    timing.seconds = emulator_.serve_io(timing.op, timing.bytes, now_s() - timing.wall_s, timing.io_s);
+    return;
+  }
   timing.seconds = emulator_.stretch_io(timing.io_s, timing.wall_s);
 }
 

@@ -17,6 +17,9 @@ class EmulationService final : public Service {
   void before_call(Runtime&, Fn, ComputeSection& section) override;
   void value_compute(Runtime&, ComputeSection& section) override;
   void time_file_io(Runtime&, FileTiming& timing) override;
+  std::optional<DiskTurn> disk_request(Runtime&, DiskOp op, std::int64_t bytes, double issued_at) override {
+    return emulator_.disk_turn(op, bytes, issued_at);
+  }
   double file_io_factor() const override { return emulator_.io_factor(); }
   double compute_factor() const override { return emulator_.compute_factor(); }
 

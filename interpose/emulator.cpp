@@ -27,8 +27,10 @@ void pay(double& debt, double seconds) {
 
 }  // namespace
 
-void Emulator::configure(const RankEmulation& rank, double dilation) {
+void Emulator::configure(const RankEmulation& rank, double dilation, const std::optional<Disk>& disk) {
   rank_ = rank;
+  disk_.reset();
+  if (disk) disk_.emplace(*disk, rank.io_factor);
   compute_factor_ = rank.cpu_factor * (dilation > 1 ? dilation : 1);
   active_ = true;
 }
@@ -46,6 +48,21 @@ double Emulator::stretch_io(double io_s, double wall_s) const {
   const double emulated = rank_.io_factor * std::min(io_s, wall_s);
   if (emulated > wall_s) pay(t_io_debt, emulated - wall_s);
   return emulated;
+}
+
+double Emulator::serve_io(DiskOp op, std::int64_t bytes, double issued_at, double io_s) {
+  const double done_at = disk_->request(issued_at, op, bytes);
+  // A disk that took longer than the emulated one is not made up for by the
+  // next request: the emulated disk is a floor.
+  const double rest = done_at - now_s();
+  if (rest > 0) pay(t_io_debt, rest);
+  return std::max(done_at - issued_at, io_s);
+}
+
+std::optional<DiskTurn> Emulator::disk_turn(DiskOp op, std::int64_t bytes, double issued_at) {
+  if (!disk_) return std::nullopt;
+  const double done_at = disk_->request(issued_at, op, bytes);
+  return DiskTurn{.done_at = done_at, .seconds = done_at - issued_at};
 }
 
 }  // namespace mheta::interpose

@@ -1,8 +1,9 @@
 #pragma once
 // Heterogeneity emulation at run time (MHETA §5.1): a slower CPU by
 // sleeping after the compute between MPI calls, a slower disk by making
-// MPI-IO take io_factor times as long. The interposer's core calls it
-// through these few functions.
+// MPI-IO last as long as the emulation's disk takes (emulated_disk.hpp), or
+// io_factor times as long as it took when the emulation has no disk. The
+// interposer's core calls it through these few functions.
 //
 // Time dilation (docs/emulation.md): a compute section's emulated duration
 // is cpu_factor * dilation * the CPU time the thread actually used in it, not
@@ -12,6 +13,8 @@
 // does not. The section is then made to last its emulated duration, and that
 // duration is what the capture records, so the profile describes the
 // emulated node whatever the contention.
+#include <optional>
+
 #include "interpose/emulation_config.hpp"
 
 namespace mheta::interpose {
@@ -19,7 +22,8 @@ namespace mheta::interpose {
 class Emulator {
  public:
   // `dilation` >= 1 multiplies the CPU factor (Emulation::dilation, resolved).
-  void configure(const RankEmulation& rank, double dilation);
+  // With a `disk`, MPI-IO is timed on it (no dilation: a rank's disk is its own).
+  void configure(const RankEmulation& rank, double dilation, const std::optional<Disk>& disk = std::nullopt);
   // Whether this process emulates at all: compute is then measured by CPU
   // time, on every rank of an emulated run, so ranks compare alike.
   bool active() const { return active_; }
@@ -38,8 +42,20 @@ class Emulator {
   // call waited for a core depends on the other ranks, not on the disk).
   double stretch_io(double io_s, double wall_s) const;
 
+  // Whether MPI-IO is timed on the emulation's disk.
+  bool emulates_disk() const { return disk_.has_value(); }
+  // A blocking MPI-IO call issued at wall time `issued_at`, of which `io_s`
+  // did not wait for a core, on the emulation's disk: sleeps until the disk
+  // has served it, and returns its I/O time (the disk's, or what the
+  // machine took when that was longer).
+  double serve_io(DiskOp op, std::int64_t bytes, double issued_at, double io_s);
+  // A non-blocking one: its turn on the disk (its completion call sleeps
+  // until then). Empty when the emulation has no disk.
+  std::optional<DiskTurn> disk_turn(DiskOp op, std::int64_t bytes, double issued_at);
+
  private:
   RankEmulation rank_;
+  std::optional<DiskQueue> disk_;
   double compute_factor_ = 1;
   bool active_ = false;
 };

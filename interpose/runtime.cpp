@@ -231,6 +231,13 @@ double Runtime::time_file_io(double io_s, double wall_s, DiskOp op, std::int64_t
   return timing.seconds;
 }
 
+std::optional<DiskTurn> Runtime::disk_request(DiskOp op, std::int64_t bytes, double issued_at) {
+  for (const auto& s : services_) {
+    if (std::optional<DiskTurn> turn = s->disk_request(*this, op, bytes, issued_at)) return turn;
+  }
+  return std::nullopt;
+}
+
 double Runtime::wtime(double seconds) {
   for (const auto& s : services_) s->on_wtime(*this, seconds);
   return seconds;

@@ -139,6 +139,9 @@ class Runtime {
   void file_io(const FileIoEvent& event);
   void call_seen(const CallSeen& event);
   double time_file_io(double io_s, double wall_s, DiskOp op, std::int64_t bytes);
+  // A non-blocking MPI-IO request issued at wall time `issued_at` on the
+  // emulated cluster's disk, if a service emulates one.
+  std::optional<DiskTurn> disk_request(DiskOp op, std::int64_t bytes, double issued_at);
   double wtime(double seconds);
   void program_mark();
   void pcontrol(int level);

@@ -132,6 +132,12 @@ class Service {
   virtual void on_file_io(Runtime&, const FileIoEvent&) {}
   virtual void on_call(Runtime&, const CallSeen&) {}
   virtual void time_file_io(Runtime&, FileTiming&) {}
+  // A non-blocking MPI-IO request issued at wall time `issued_at`, when the
+  // service times MPI-IO on the emulated cluster's disk: its turn there, in
+  // the service's time (virtual or wall), which its completion waits for.
+  virtual std::optional<DiskTurn> disk_request(Runtime&, DiskOp, std::int64_t /*bytes*/, double /*issued_at*/) {
+    return std::nullopt;
+  }
   // The factor a slower disk multiplies MPI-IO transfers by (1: none): the
   // core delays the completion of non-blocking ones by it.
   virtual double file_io_factor() const { return 1; }

@@ -34,16 +34,18 @@ void VirtualClockService::value_compute(Runtime&, ComputeSection& section) {
 void VirtualClockService::time_file_io(Runtime&, FileTiming& timing) {
   if (emulates_disk()) {
     const double before = clock_.now();
-    clock_.wait_until(disk_request(timing.op, timing.bytes));
+    clock_.wait_until(disk_->request(before, timing.op, timing.bytes));
     timing.seconds = clock_.now() - before;
     return;
   }
   timing.seconds = on() ? clock_.advance_io(timing.io_s, 0, rank_.io_factor) : rank_.io_factor * timing.io_s;
 }
 
-double VirtualClockService::disk_request(DiskOp op, std::int64_t bytes) {
-  disk_free_at_ = std::max(disk_free_at_, clock_.now()) + disk_->seconds(op, bytes, rank_.io_factor);
-  return disk_free_at_;
+std::optional<DiskTurn> VirtualClockService::disk_request(Runtime&, DiskOp op, std::int64_t bytes, double) {
+  if (!emulates_disk()) return std::nullopt;
+  const double now = clock_.now();
+  const double done_at = disk_->request(now, op, bytes);
+  return DiskTurn{.done_at = done_at, .seconds = done_at - now};
 }
 
 void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
@@ -69,7 +71,7 @@ void VirtualClockService::start(const RankEmulation& rank, Network network, bool
                                 std::optional<Disk> disk) {
   rank_ = rank;
   network_ = std::move(network);
-  disk_ = disk;
+  if (disk) disk_.emplace(*disk, rank.io_factor);
   sleep_wait_ = sleep_wait;
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank_);
   shadows_.start(sleep_wait);

@@ -47,6 +47,9 @@ class VirtualClockService final : public Service {
   void before_call(Runtime&, Fn, ComputeSection& section) override;
   void value_compute(Runtime&, ComputeSection& section) override;
   void time_file_io(Runtime&, FileTiming& timing) override;
+  // On the emulation's disk, in virtual time: the request is issued now
+  // (the clock does not move; its completion call waits until its turn).
+  std::optional<DiskTurn> disk_request(Runtime&, DiskOp op, std::int64_t bytes, double issued_at) override;
   double file_io_factor() const override { return rank_.io_factor; }
   double compute_factor() const override { return rank_.cpu_factor; }
   void on_wtime(Runtime& rt, double& seconds) override;
@@ -80,10 +83,6 @@ class VirtualClockService final : public Service {
   // Whether MPI-IO is timed on the emulation's disk (emulated_disk.hpp)
   // rather than by its measured time.
   bool emulates_disk() const { return on() && disk_.has_value(); }
-  // A request issued now on the emulated disk: it starts when the disk has
-  // served the ones before it and the virtual time it completes is returned
-  // (the clock does not move; a blocking call then waits until it).
-  double disk_request(DiskOp op, std::int64_t bytes);
 
   // Point-to-point. A send's time travels ahead of it; the send completes
   // once its bytes are on the wire. A rank's link carries one message at a
@@ -204,8 +203,7 @@ class VirtualClockService final : public Service {
   bool carrying_ = false;
   bool sleep_wait_ = false;  // waits sleep between polls (MHETA_WAIT=sleep)
   double wire_free_at_ = 0;  // when this rank's link has put out every message posted so far
-  std::optional<Disk> disk_;  // the emulation's disk; absent: the machine's, measured
-  double disk_free_at_ = 0;   // when this rank's emulated disk has served every request issued so far
+  std::optional<DiskQueue> disk_;  // the emulation's disk; absent: the machine's, measured
 };
 
 }  // namespace mheta::interpose

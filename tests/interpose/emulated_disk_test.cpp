@@ -35,6 +35,20 @@ TEST(EmulatedDisk, ARequestPaysTheLatencyThenItsBytesAtTheDirectionsRate) {
   EXPECT_NEAR(disk.seconds(DiskOp::other, 1000000, 2), 0.0005, 1e-12);
 }
 
+TEST(EmulatedDisk, ARanksDiskServesItsRequestsOneAtATimeInTheirOrder) {
+  const Disk disk{.latency_s = 1e-3, .read_Bps = 10e6, .write_Bps = 5e6};
+  DiskQueue queue(disk, 2);
+  // A 10 kB read issued at 1 s on an idle disk 2x slower: 2 x (1 ms + 1 ms)
+  // = 4 ms, done at 1.004 s.
+  EXPECT_NEAR(queue.request(1.0, DiskOp::read, 10000), 1.004, 1e-12);
+  // A 10 kB write issued at 1.001 s waits for the read: from 1.004 s,
+  // 2 x (1 ms + 2 ms) = 6 ms, done at 1.010 s.
+  EXPECT_NEAR(queue.request(1.001, DiskOp::write, 10000), 1.010, 1e-12);
+  // A sync issued once the disk is idle again starts at its issue:
+  // 2 x 1 ms from 2 s.
+  EXPECT_NEAR(queue.request(2.0, DiskOp::other, 0), 2.002, 1e-12);
+}
+
 TEST(EmulatedDisk, PresetsGiveEveryNodeTheSameDiskAndAFileWithoutOneTheMachines) {
   for (const std::string& name : emulation_preset_names()) {
     const Emulation e = *emulation_preset(name);

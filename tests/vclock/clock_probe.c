@@ -15,6 +15,8 @@
  *   clock_probe io_split DIRECTORY ITERATIONS  the same with split
  *       collective MPI_File_write_at_all_begin/_end and
  *       MPI_File_read_at_all_begin/_end (on MPI_COMM_SELF)
+ *   clock_probe io_nb DIRECTORY ITERATIONS  the same with non-blocking
+ *       MPI_File_iwrite_at and MPI_File_iread_at, each waited for at once
  *   clock_probe pingpong ROUND_TRIPS BYTES  ranks 0 and 1 exchange a
  *       message of BYTES back and forth; prints the mean round trip
  *   clock_probe fanout BYTES  rank 0 posts an Isend of BYTES to every
@@ -67,11 +69,19 @@ static int compute(int rank, double ms, int iterations) {
   return 0;
 }
 
-enum IoCalls { kBlocking, kLargeCount, kSplit };
+enum IoCalls { kBlocking, kLargeCount, kSplit, kNonblocking };
 
 /* One iteration's write and read back: the calls of `io`, their
- * large-count twins, or split collectives. */
+ * large-count twins, split collectives, or non-blocking calls. */
 static void write_and_read(MPI_File fh, double* block, enum IoCalls calls) {
+  if (calls == kNonblocking) {
+    MPI_Request request;
+    MPI_File_iwrite_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_File_iread_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, &request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
   if (calls == kSplit) {
     MPI_File_write_at_all_begin(fh, 0, block, kIoDoubles, MPI_DOUBLE);
     MPI_File_write_at_all_end(fh, block, MPI_STATUS_IGNORE);
@@ -260,6 +270,8 @@ int main(int argc, char** argv) {
     status = io(rank, argv[2], atoi(argv[3]), kLargeCount);
   } else if (strcmp(mode, "io_split") == 0 && argc == 4) {
     status = io(rank, argv[2], atoi(argv[3]), kSplit);
+  } else if (strcmp(mode, "io_nb") == 0 && argc == 4) {
+    status = io(rank, argv[2], atoi(argv[3]), kNonblocking);
   } else if (strcmp(mode, "pingpong") == 0 && argc == 4 && size >= 2) {
     status = pingpong(rank, atoi(argv[2]), atoi(argv[3]));
   } else if (strcmp(mode, "fanout") == 0 && argc == 3 && size >= 2) {
@@ -271,9 +283,10 @@ int main(int argc, char** argv) {
   } else if (strcmp(mode, "calls") == 0 && argc == 3) {
     status = calls(rank, atoi(argv[2]));
   } else if (rank == 0) {
-    fprintf(stderr, "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split DIR ITERATIONS | "
-                    "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
-                    "gatherv BYTES | calls COUNT\n");
+    fprintf(stderr,
+            "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
+            "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
+            "gatherv BYTES | calls COUNT\n");
   }
   MPI_Finalize();
   return status;
