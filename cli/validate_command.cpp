@@ -117,6 +117,11 @@ std::string signed_seconds(double seconds) { return (seconds < 0 ? "-" : "+") + 
 // past this relative difference (|a - b| / min(a, b)).
 constexpr double kSourcesAgree = 0.05;
 
+// A share of the iterations spent waiting for a core past which the summary
+// says what it means: the wall-clock target is 5 % mean error, and a
+// machine that took as much cannot test it.
+constexpr double kMachineShareSaid = 0.05;
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -393,6 +398,7 @@ class Validation {
     for (const std::vector<model::IterationTerms>& rank : accounting.ranks) run.ranks.push_back(model::steady_terms(rank));
     const double accounted = model::accounted_iteration_seconds(accounting);
     if (accounted > 0) run.accounted_s = accounted;
+    run.queued_share = model::queued_share(accounting);
     if (!times.seconds.empty()) {
       run.actual_s = steady_state_seconds(times, log);
       if (run.accounted_s && prediction_error(run.actual_s, *run.accounted_s) > kSourcesAgree) {
@@ -511,6 +517,17 @@ class Validation {
                     s.noise_floor && std::abs(*s.capture_drift) > *s.noise_floor
                         ? ", beyond the noise floor: the profile was taken while the machine ran the program "
                           "at another pace than in the runs"
+                        : "");
+      summary_ << line;
+    }
+    if (s.machine_share) {
+      std::snprintf(line, sizeof line,
+                    "  the machine: ranks waited for a core up to %.1f%% of an iteration (median of a "
+                    "distribution's runs)%s\n",
+                    100 * *s.machine_share,
+                    *s.machine_share > kMachineShareSaid
+                        ? ", time other processes (or more ranks than cores) took from the program; errors of "
+                          "that size are the machine's as much as the model's"
                         : "");
       summary_ << line;
     }

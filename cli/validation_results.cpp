@@ -185,6 +185,13 @@ ValidationSummary summarize(const ValidationResults& results) {
       [](const ValidationEntry& x) { return -prediction_error(x.predicted_s, x.actual_s()); });
   s.worst_distribution = e[w].name;
   s.worst_term = e[w].largest_term_error();
+  for (const ValidationEntry& entry : e) {
+    std::vector<double> shares;
+    for (const ValidationRun& r : entry.runs) {
+      if (r.queued_share) shares.push_back(*r.queued_share);
+    }
+    if (!shares.empty()) s.machine_share = std::max(s.machine_share.value_or(0), median_of(shares));
+  }
   if (!results.captured_ranks.empty() && e.front().name == "Blk" && e.front().measured()) {
     const std::vector<model::IterationTerms> blk = e.front().measured_ranks();
     std::vector<double> drifts;
@@ -233,6 +240,7 @@ model::Json validation_to_json(const ValidationResults& results) {
                            {"iteration_seconds", r.iteration_seconds},
                            {"check", r.check}};
         if (r.accounted_s) run["accounted"] = *r.accounted_s;
+        if (r.queued_share) run["queued_share"] = *r.queued_share;
         if (!r.ranks.empty()) run["ranks"] = ranks_to_json(r.ranks);
         runs.push_back(std::move(run));
       }
@@ -270,6 +278,7 @@ model::Json validation_to_json(const ValidationResults& results) {
     summary["worst_distribution"] = s.worst_distribution;
     if (s.worst_term) summary["worst_term"] = term_error_to_json(*s.worst_term);
     if (s.capture_drift) summary["capture_drift"] = *s.capture_drift;
+    if (s.machine_share) summary["machine_share"] = *s.machine_share;
   }
   model::Json document = {{"format", kValidationFormat},
           {"settings", results.settings},
@@ -313,6 +322,7 @@ ValidationRun read_run(const model::JsonFields& f, const model::Json& j, const s
     }
   }
   if (f.optional_member(j, "accounted", at) != nullptr) run.accounted_s = f.non_negative(j, "accounted", at);
+  if (f.optional_member(j, "queued_share", at) != nullptr) run.queued_share = f.non_negative(j, "queued_share", at);
   if (f.optional_member(j, "ranks", at) != nullptr) {
     const std::string ranks_at = model::field_path(at, "ranks");
     const model::Json& ranks = f.array(j, "ranks", at);

@@ -29,6 +29,9 @@ struct ValidationRun {
   // "accounted" (the interposer's records, for programs that print none).
   std::string source = "printed";
   std::optional<double> accounted_s;  // the interposer's records' time, when it kept them
+  // Under the wall clock, the share of the iterations a rank waited for a
+  // core (model::queued_share): the machine's part of actual_s.
+  std::optional<double> queued_share;
   // Per rank, each term's median over the iterations after the first, from
   // the interposer's records (model/accounting.hpp); empty without them.
   std::vector<model::IterationTerms> ranks;
@@ -126,6 +129,11 @@ struct ValidationSummary {
   // another state of the machine than the runs were measured in, which
   // repeating the runs cannot show (docs/validate.md, "Capture drift").
   std::optional<double> capture_drift;
+  // Under the wall clock: the largest over the distributions of the median
+  // over their runs of the share of an iteration a rank waited for a core
+  // (held by other processes, or by more ranks than cores). Errors of that
+  // size are the machine's as much as the model's.
+  std::optional<double> machine_share;
 };
 
 // The median of `values` (the mean of the two middle ones for an even count);

@@ -106,8 +106,10 @@ void AccountingService::on_start(Runtime& rt) {
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   virtual_ = rt.clock().on();
   iterations_.reserve(1024);
+  queued_.reserve(1024);
   last_ = now(rt);
   iteration_start_ = last_;
+  queued_start_ = thread_queued_s();
 }
 
 void AccountingService::add_compute(double t) {
@@ -193,27 +195,36 @@ void AccountingService::on_pcontrol(Runtime& rt, int level) {
 // (as the run's iteration count does, lifecycle.cpp): records of a source
 // that gives way are dropped, and the iteration so far is its first.
 void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
-  if (source != boundary_ && boundary_ != Boundary::none) iterations_.clear();
+  if (source != boundary_ && boundary_ != Boundary::none) {
+    iterations_.clear();
+    queued_.clear();
+  }
   boundary_ = source;
   virtual_ = virtual_ && rt.clock().on();
   current_.total_s = since(iteration_start_, t);
   iterations_.push_back(current_);
+  const double queued = thread_queued_s();
+  queued_.push_back(std::max(0.0, queued - queued_start_));
   current_ = {};
   iteration_start_ = t;
+  queued_start_ = queued;
 }
 
 // Collective at MPI_Finalize: rank 0 gathers every rank's records and
 // writes them. A failure is said once and never stops the program.
 void AccountingService::on_finish(Runtime& rt) {
   if (comm_ == MPI_COMM_NULL) return;
-  constexpr int kFields = model::IterationTerms::kCount;
+  constexpr int kTerms = model::IterationTerms::kCount;
+  constexpr int kFields = kTerms + 1;  // the terms, then the run-queue delay
+  const bool queued_known = thread_queued_s_known();
   const int rank = rt.world_rank();
   const int size = rt.world_size();
   const int mine = static_cast<int>(iterations_.size()) * kFields;
   std::vector<double> flat;
   flat.reserve(static_cast<std::size_t>(mine));
-  for (const model::IterationTerms& it : iterations_) {
-    for (double v : it.values()) flat.push_back(v);
+  for (std::size_t k = 0; k < iterations_.size(); ++k) {
+    for (double v : iterations_[k].values()) flat.push_back(v);
+    flat.push_back(queued_known ? queued_[k] : -1);  // -1: this rank's kernel does not say
   }
   std::vector<int> counts(rank == 0 ? static_cast<std::size_t>(size) : 0);
   PMPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
@@ -241,11 +252,15 @@ void AccountingService::on_finish(Runtime& rt) {
   if (boundary_ == Boundary::call) accounting.call = call_list(calls);
   for (std::size_t r = 0; r < counts.size(); ++r) {
     std::vector<model::IterationTerms>& records = accounting.ranks.emplace_back();
+    std::vector<double>& queued = accounting.queued.emplace_back();
     for (int k = 0; k < counts[r]; k += kFields) {
-      std::array<double, kFields> v{};
-      for (int f = 0; f < kFields; ++f) v[static_cast<std::size_t>(f)] = all[static_cast<std::size_t>(offsets[r] + k + f)];
+      const auto field = [&](int f) { return all[static_cast<std::size_t>(offsets[r] + k + f)]; };
+      std::array<double, kTerms> v{};
+      for (int f = 0; f < kTerms; ++f) v[static_cast<std::size_t>(f)] = field(f);
       records.push_back(model::IterationTerms::from(v));
+      queued.push_back(field(kTerms));
     }
+    if (std::any_of(queued.begin(), queued.end(), [](double q) { return q < 0; })) queued.clear();
   }
   try {
     model::write_accounting(rt.settings().accounting_path, accounting);

@@ -10,8 +10,13 @@
 // records are gathered to rank 0, which writes accounting.json
 // (model/accounting.hpp).
 //
+// Per iteration also the time the rank's thread waited for a core (the
+// kernel's run-queue delay): under the wall clock, what of the iteration
+// the machine took.
+//
 // Light: per call two clock reads and an add; per iteration one fixed-size
-// record appended. Off, the service does not exist.
+// record appended and one read of /proc/thread-self/schedstat. Off, the
+// service does not exist.
 #include <mpi.h>
 
 #include <cstdint>
@@ -63,6 +68,8 @@ class AccountingService final : public Service {
   std::int64_t counted_ = 0;    // boundaries_counted() at the last call boundary
   model::IterationTerms current_;
   std::vector<model::IterationTerms> iterations_;
+  double queued_start_ = 0;     // the thread's run-queue delay at the iteration's start
+  std::vector<double> queued_;  // per iteration, beside iterations_
 };
 
 }  // namespace mheta::interpose

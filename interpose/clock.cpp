@@ -52,9 +52,19 @@ double thread_cpu_read_cost_s() {
   return std::max(*middle, 0.0);
 }
 
-double thread_queued_s() {
+namespace {
+
+const SchedstatFile& thread_schedstat() {
   thread_local const SchedstatFile file;
-  const int fd = file.fd;
+  return file;
+}
+
+}  // namespace
+
+bool thread_queued_s_known() { return thread_schedstat().fd >= 0; }
+
+double thread_queued_s() {
+  const int fd = thread_schedstat().fd;
   if (fd < 0) return 0;
   char text[128];
   const ssize_t n = pread(fd, text, sizeof text - 1, 0);

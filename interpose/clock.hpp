@@ -23,6 +23,8 @@ double thread_cpu_read_cost_s();
 // The time the calling thread has so far spent runnable but waiting for a
 // core (Linux's /proc/thread-self/schedstat), seconds; 0 where unknown.
 double thread_queued_s();
+// Whether the kernel tells thread_queued_s() for the calling thread.
+bool thread_queued_s_known();
 
 // Sleeps `seconds` (no-op when <= 0); nanosleep restarts after signals.
 void sleep_s(double seconds);

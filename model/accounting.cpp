@@ -19,7 +19,9 @@ Json accounting_to_json(const Accounting& accounting) {
   for (std::size_t r = 0; r < accounting.ranks.size(); ++r) {
     Json iterations = Json::array();
     for (const IterationTerms& t : accounting.ranks[r]) iterations.push_back(t.values());
-    ranks.push_back({{"rank", r}, {"iterations", std::move(iterations)}});
+    Json rank = {{"rank", r}, {"iterations", std::move(iterations)}};
+    if (r < accounting.queued.size() && !accounting.queued[r].empty()) rank["queued"] = accounting.queued[r];
+    ranks.push_back(std::move(rank));
   }
   Json doc = {{"format", kAccountingFormat},
               {"clock", accounting.clock},
@@ -64,6 +66,15 @@ Accounting parse_accounting(std::string_view text, std::string_view source) {
       for (std::size_t t = 0; t < v.size(); ++t) v[t] = f.non_negative_value(iterations[k][t], index_path(it, t));
       mine.push_back(IterationTerms::from(v));
     }
+    std::vector<double>& queued = a.queued.emplace_back();
+    if (const Json* q = f.optional_member(ranks[r], "queued", at)) {
+      const std::string queued_at = field_path(at, "queued");
+      if (!q->is_array() || q->size() != iterations.size()) {
+        f.fail(queued_at, "expected one number per iteration (" + std::to_string(iterations.size()) + ")");
+      }
+      for (std::size_t k = 0; k < q->size(); ++k)
+        queued.push_back(f.non_negative_value((*q)[k], index_path(queued_at, k)));
+    }
   }
   return a;
 }
@@ -87,6 +98,24 @@ IterationTerms steady_terms(const std::vector<IterationTerms>& iterations) {
     v[t] = median_of(column);
   }
   return IterationTerms::from(v);
+}
+
+std::optional<double> queued_share(const Accounting& accounting) {
+  std::optional<double> largest;
+  if (accounting.clock != "wall") return largest;
+  for (std::size_t r = 0; r < accounting.ranks.size() && r < accounting.queued.size(); ++r) {
+    const std::vector<IterationTerms>& terms = accounting.ranks[r];
+    const std::vector<double>& queued = accounting.queued[r];
+    if (queued.size() != terms.size() || terms.size() < 2) continue;
+    double waited = 0;
+    double total = 0;
+    for (std::size_t k = 1; k < terms.size(); ++k) {
+      waited += queued[k];
+      total += terms[k].total_s;
+    }
+    if (total > 0) largest = std::max(largest.value_or(0), waited / total);
+  }
+  return largest;
 }
 
 double accounted_iteration_seconds(const Accounting& accounting) {

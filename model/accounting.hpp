@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,12 @@ struct Accounting {
   // (model/call_list.hpp).
   std::string call;
   std::vector<std::vector<IterationTerms>> ranks;  // [rank][iteration], the first iteration included
+  // [rank][iteration], beside `ranks`: how long of the iteration the rank's
+  // thread was ready to run but waited for a core (the kernel's run-queue
+  // delay), wall seconds whichever the clock; inside the terms, not one of
+  // them. Empty for a rank whose records have none (written before they
+  // were kept, or on a kernel without schedstat).
+  std::vector<std::vector<double>> queued;
 };
 
 Json accounting_to_json(const Accounting& accounting);
@@ -64,6 +71,14 @@ double median_of(std::vector<double> values);
 // first (the first creates or opens the data); with one iteration, that one.
 // The medians are taken term by term, so they need not add up to the total's.
 IterationTerms steady_terms(const std::vector<IterationTerms>& iterations);
+
+// The share of the steady-state iterations the ranks waited for a core
+// (run queue): the largest over the ranks of their queued seconds over
+// their total, the first iteration excluded; none when no rank has both,
+// and under the virtual clock, whose times hold none of it. Under the wall
+// clock it is the time the machine took from the program (other processes,
+// more ranks than cores).
+std::optional<double> queued_share(const Accounting& accounting);
 
 // The run's seconds per steady-state iteration from the records: the largest
 // over the ranks of each rank's median total (ranks wait for each other, so

@@ -3,7 +3,8 @@
 docs/interpose.md "Accounting") on accounting_probe.c under real mpiexec, 2
 ranks: every iteration recorded on every rank, the terms adding up to the
 iteration, and each where the probe's structure puts it (compute, the sleep
-in the wall clock only, I/O, rank 1 waiting for rank 0), with iterations
+in the wall clock only, I/O, rank 1 waiting for rank 0), the time each rank
+waited for a core beside them (a large share with both ranks on one core), with iterations
 ended by marks, MPI_Pcontrol or every k-th call of a function (one for
 every rank, or each rank its own). Exits non-zero
 with a message when something does not hold. Tolerances are generous: the
@@ -28,9 +29,9 @@ def fail(message):
     exit_if_failed()
 
 
-def accounted(args, tmp, name, marks, env):
+def accounted(args, tmp, name, marks, env, launcher=()):
     path = os.path.join(tmp, name + ".json")
-    cmd = [args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_ACCOUNTING", path,
+    cmd = list(launcher) + [args.mpiexec, "-n", "2", "-genv", "LD_PRELOAD", args.lib, "-genv", "MHETA_ACCOUNTING", path,
            "-genv", "MHETA_PROFILE", os.path.join(tmp, name + ".profile.json")]
     for key, value in env.items():
         cmd += ["-genv", key, value]
@@ -76,6 +77,25 @@ def check_records(name, doc, boundary, clock):
                      % (name, r, k, compute + io + comm + wait, total))
 
 
+def queued_shares(name, doc):
+    """Each rank's run-queue delay: one figure per iteration, within the
+    iteration (wall seconds; checked against the total on the wall clock),
+    and the share of its steady iterations it waited for a core."""
+    shares = []
+    for r, rank in enumerate(doc["ranks"]):
+        queued = rank.get("queued")
+        if queued is None or len(queued) != len(rank["iterations"]):
+            fail("%s: rank %d: %r run-queue figures for %d iterations" % (name, r, queued, len(rank["iterations"])))
+        totals = [it[4] for it in rank["iterations"]]
+        for k, (q, total) in enumerate(zip(queued, totals)):
+            check(q >= 0, "%s: rank %d iteration %d: run-queue delay %.6f < 0" % (name, r, k, q))
+            if doc["clock"] == "wall":
+                check(q <= total + 2e-3, "%s: rank %d iteration %d: waited %.6f s for a core in an iteration of "
+                      "%.6f s" % (name, r, k, q, total))
+        shares.append(sum(queued[1:]) / max(sum(totals[1:]), 1e-12))
+    return shares
+
+
 def check_structure(name, doc, sleep_counts):
     """Rank 0 computes 30 ms, rank 1 10 ms, both sleep 10 ms (compute in the
     wall clock, nothing in the virtual one), write and sync 1 MiB, and meet:
@@ -102,9 +122,21 @@ def main():
         wall = accounted(args, tmp, "wall-marks", "mark", {"MHETA_CAPTURE": "off"})
         check_records("wall-marks", wall, "mark", "wall")
         check_structure("wall-marks", wall, sleep_counts=True)
+        queued_shares("wall-marks", wall)
         virtual = accounted(args, tmp, "virtual-marks", "mark", {"MHETA_CAPTURE": "off", "MHETA_CLOCK": "virtual"})
         check_records("virtual-marks", virtual, "mark", "virtual")
         check_structure("virtual-marks", virtual, sleep_counts=False)
+        queued_shares("virtual-marks", virtual)
+        # Both ranks on one core: while one computes (30 and 10 ms) the
+        # other computes or polls MPI beside it, so each waits for the core
+        # about half of the busy part of its iterations (~40 of ~90 ms).
+        pinned = accounted(args, tmp, "one-core", "mark", {"MHETA_CAPTURE": "off"}, launcher=("taskset", "-c", "0"))
+        check_records("one-core", pinned, "mark", "wall")
+        shares = queued_shares("one-core", pinned)
+        check(max(shares) >= 0.2, "one-core: two ranks on one core waited for it %s of their iterations, expected "
+              "at least 20 %% on one of them" % ", ".join("%.1f %%" % (100 * x) for x in shares))
+        print("run-queue share of the iterations, both ranks on one core: %s" %
+              ", ".join("%.1f %%" % (100 * x) for x in shares))
         # MPI_Pcontrol(1) starts each iteration: the first record is the setup.
         pcontrol = accounted(args, tmp, "pcontrol", "pcontrol", {"MHETA_CAPTURE": "off"})
         check_records("pcontrol", pcontrol, "pcontrol", "wall")

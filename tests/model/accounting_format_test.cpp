@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <string>
 
 #include "model/accounting.hpp"
 #include "model/call_list.hpp"
@@ -110,6 +111,32 @@ TEST(AccountingFormat, IterationTimeIsTheSlowestRanksMedian) {
   EXPECT_DOUBLE_EQ(accounted_iteration_seconds(Accounting{}), 0);
 }
 
+// Rank 0 waited for a core 1, 2 and 3 ms of its 10, 12 and 11 ms steady
+// iterations (the setup's 50 ms is left out): 6 / 33; rank 1 4 of 40 ms.
+Accounting with_run_queue(const std::string& clock) {
+  Accounting a = two_ranks();
+  a.clock = clock;
+  a.queued = {{0.05, 0.001, 0.002, 0.003}, {0.01, 0.002, 0.002}};
+  return a;
+}
+
+TEST(AccountingFormat, RunQueueDelayIsKeptBesideTheTerms) {
+  const Accounting back = parse_accounting(accounting_to_json(with_run_queue("wall")).dump(), "a.json");
+  EXPECT_EQ(back.queued, with_run_queue("wall").queued);
+  // Records without it (written before it was kept) are read, with none.
+  const Accounting old = parse_accounting(accounting_to_json(two_ranks()).dump(), "a.json");
+  ASSERT_EQ(old.queued.size(), 2u);
+  EXPECT_TRUE(old.queued[0].empty());
+  EXPECT_FALSE(queued_share(old));
+}
+
+TEST(AccountingFormat, TheMachinesShareIsTheLargestRanksWaitForACore) {
+  // max(6 / 33, 4 / 40) = 0.1818...
+  EXPECT_NEAR(queued_share(with_run_queue("wall")).value(), 6.0 / 33.0, 1e-12);
+  // Under the virtual clock none of it is in the times.
+  EXPECT_FALSE(queued_share(with_run_queue("virtual")));
+}
+
 TEST(AccountingFormat, RejectsMalformedInput) {
   EXPECT_NE(std::string(error_after([](Json& d) { d["format"] = "mheta-accounting/9"; }).what()).find("format"),
             std::string::npos);
@@ -124,6 +151,11 @@ TEST(AccountingFormat, RejectsMalformedInput) {
             "ranks[1].iterations[0][4]");
   EXPECT_EQ(error_after([](Json& d) { d.erase("ranks"); }).where(), "ranks");
   EXPECT_EQ(error_after([](Json& d) { d["call"] = "Allreduce"; }).where(), "call");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][1]["queued"] = Json::array({0.1}); }).where(), "ranks[1].queued");
+  EXPECT_EQ(error_after([](Json& d) {
+              d["ranks"][1]["queued"] = Json::array({0, -1, 0});
+            }).where(),
+            "ranks[1].queued[1]");
   EXPECT_THROW(parse_accounting("[1, 2]", "accounting.json"), FormatError);
   EXPECT_THROW(parse_accounting("{\"format\": ", "accounting.json"), FormatError);
 }
