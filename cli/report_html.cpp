@@ -381,6 +381,10 @@ std::string render_report_html(const ValidationResults& r, const std::string& ch
            << ", largest spread " << percent(*s.noise_max) << "; " << s.errors_beyond_noise << " of " << s.measured
            << " errors exceed their distribution's spread.";
     }
+    if (s.machine_share) {
+      html << " The machine: ranks waited for a core up to " << percent(*s.machine_share)
+           << " of an iteration (held by other processes, or by more ranks than cores).";
+    }
     if (s.chosen_speedup_over_blk) {
       char speedup[32];
       std::snprintf(speedup, sizeof speedup, "%.2f", *s.chosen_speedup_over_blk);
