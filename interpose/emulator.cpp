@@ -50,8 +50,13 @@ double Emulator::stretch_io(double io_s, double wall_s) const {
   return emulated;
 }
 
+double Emulator::take_turn(DiskOp op, std::int64_t bytes, double issued_at) {
+  std::lock_guard lock(disk_mutex_);
+  return disk_->request(issued_at, op, bytes);
+}
+
 double Emulator::serve_io(DiskOp op, std::int64_t bytes, double issued_at, double io_s) {
-  const double done_at = disk_->request(issued_at, op, bytes);
+  const double done_at = take_turn(op, bytes, issued_at);
   // A disk that took longer than the emulated one is not made up for by the
   // next request: the emulated disk is a floor.
   const double rest = done_at - now_s();
@@ -61,7 +66,7 @@ double Emulator::serve_io(DiskOp op, std::int64_t bytes, double issued_at, doubl
 
 std::optional<DiskTurn> Emulator::disk_turn(DiskOp op, std::int64_t bytes, double issued_at) {
   if (!disk_) return std::nullopt;
-  const double done_at = disk_->request(issued_at, op, bytes);
+  const double done_at = take_turn(op, bytes, issued_at);
   return DiskTurn{.done_at = done_at, .seconds = done_at - issued_at};
 }
 

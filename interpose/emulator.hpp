@@ -13,6 +13,7 @@
 // does not. The section is then made to last its emulated duration, and that
 // duration is what the capture records, so the profile describes the
 // emulated node whatever the contention.
+#include <mutex>
 #include <optional>
 
 #include "interpose/emulation_config.hpp"
@@ -54,7 +55,12 @@ class Emulator {
   std::optional<DiskTurn> disk_turn(DiskOp op, std::int64_t bytes, double issued_at);
 
  private:
+  // A request's turn on the disk, taken under the lock: threads of a rank
+  // may call MPI-IO at once (MPI_THREAD_MULTIPLE), and the disk is the rank's.
+  double take_turn(DiskOp op, std::int64_t bytes, double issued_at);
+
   RankEmulation rank_;
+  std::mutex disk_mutex_;
   std::optional<DiskQueue> disk_;
   double compute_factor_ = 1;
   bool active_ = false;
