@@ -13,6 +13,7 @@
 
 #include "interpose/clock.hpp"
 #include "interpose/communicators.hpp"
+#include "interpose/emulator.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/group_collective.hpp"
 #include "interpose/neighbour_messages.hpp"
@@ -782,7 +783,7 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     }
   }
   // Under the virtual clock a late completion is a time, not a sleep.
-  if (!clock.on()) sleep_s(delay.until - now_s());
+  if (!clock.on()) sleep_io_until(delay.until);
   rt.leave();
   return rc;
 }
@@ -1176,7 +1177,7 @@ int handle_file_split_end(Runtime& rt, CallInfo& c, CallRef call) {
     }
   }
   // Under the virtual clock a late completion is a time, not a sleep.
-  if (!rt.clock().on()) sleep_s(delay.until - now_s());
+  if (!rt.clock().on()) sleep_io_until(delay.until);
   rt.leave();
   return rc;
 }

@@ -27,6 +27,11 @@ void pay(double& debt, double seconds) {
 
 }  // namespace
 
+void sleep_io_until(double t) {
+  const double rest = t - now_s();
+  if (rest > 0) pay(t_io_debt, rest);
+}
+
 void Emulator::configure(const RankEmulation& rank, double dilation, const std::optional<Disk>& disk) {
   rank_ = rank;
   disk_.reset();

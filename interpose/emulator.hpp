@@ -20,6 +20,13 @@
 
 namespace mheta::interpose {
 
+// Sleeps until wall time `t` (a non-blocking MPI-IO request's emulated
+// completion, in the call that completes it). What nanosleep oversleeps is
+// credited against the thread's next I/O sleep, as the blocking calls' are,
+// so a run of requests keeps the emulated disk's schedule; each sleep alone
+// wakes tens of microseconds late. No-op when `t` has passed.
+void sleep_io_until(double t);
+
 class Emulator {
  public:
   // `dilation` >= 1 multiplies the CPU factor (Emulation::dilation, resolved).
