@@ -417,17 +417,16 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
   }
 }
 
-// A non-blocking one is recorded as a program's own Isends and Irecvs to
-// the same members would be: every round's send where it is posted
+// A collective as recorded: over every rank, its place; over a group
+// posted without waiting, its rounds and their sends as recorded. Such a
+// non-blocking one is recorded as a program's own Isends and Irecvs to the
+// same members would be: every round's send where it is posted
 // (record_collective), their completion and every round's receive where
 // its request completes (complete). The rounds then travel while the rank
 // computes: a member's wait ends once the messages of the members it
 // receives from have arrived, which is the virtual clock's end (the latest
 // entry plus the cost) for a group of two, and up to k - 1 rounds' time
 // before it for larger ones whose members wait at once.
-
-// A collective as recorded: over every rank, its place; over a group
-// posted without waiting, its rounds and their sends as recorded.
 struct RecordedCollective {
   Timeline::CommRef op{};
   std::shared_ptr<const NeighbourMessages> rounds{};
@@ -572,11 +571,11 @@ thread_local std::vector<ClockCompletion> t_clock_completions;
 // emulation's disk, or its transfer stretched by the I/O factor.
 void complete_file(Runtime& rt, PendingRequest& p, FileDelay& delay) {
   VirtualClockService& clock = rt.clock();
-  if (p.on_emulated_disk) {  // its time was the disk's from the issue (and recorded then)
+  if (p.disk_done_at) {  // its time was the disk's from the issue (and recorded then)
     if (clock.on()) {
-      clock.wait_until(p.disk_done_at);
+      clock.wait_until(*p.disk_done_at);
     } else {
-      delay.until = std::max(delay.until, p.disk_done_at);
+      delay.until = std::max(delay.until, *p.disk_done_at);
     }
     return;
   }
@@ -1053,8 +1052,7 @@ PendingRequest issued_file_request(Runtime& rt, const IoTimer& timer, bool write
   file.issued_at = timer.start;
   file.issue_seconds = turn ? turn->seconds : seconds;
   file.write = write;
-  file.on_emulated_disk = turn.has_value();
-  file.disk_done_at = turn ? turn->done_at : 0;
+  if (turn) file.disk_done_at = turn->done_at;
   if (rt.clock().on()) {
     file.posted_at = rt.clock().now();
     file.queued_at_issue = timer.queued;
@@ -1085,7 +1083,7 @@ void record_at_issue(Runtime& rt, int variable, std::int64_t bytes, PendingReque
 // Whether a request issued is followed to its completion: its time is
 // recorded, or emulated.
 bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
-  return file.recorded || file.on_emulated_disk || rt.file_io_factor() > 1 || rt.clock().on();
+  return file.recorded || file.disk_done_at || rt.file_io_factor() > 1 || rt.clock().on();
 }
 
 // An MPI-IO call, told to the services and to detection (mutex held).

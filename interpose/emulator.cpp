@@ -64,8 +64,7 @@ double Emulator::serve_io(DiskOp op, std::int64_t bytes, double issued_at, doubl
   const double done_at = take_turn(op, bytes, issued_at);
   // A disk that took longer than the emulated one is not made up for by the
   // next request: the emulated disk is a floor.
-  const double rest = done_at - now_s();
-  if (rest > 0) pay(t_io_debt, rest);
+  sleep_io_until(done_at);
   return std::max(done_at - issued_at, io_s);
 }
 

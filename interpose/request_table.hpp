@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -45,8 +46,8 @@ struct PendingRequest {
   int recv_tag = MPI_ANY_TAG;
   std::int64_t recv_bytes = 0;
   double queued_at_issue = 0;               // file: the thread's run-queue time at the issue
-  bool on_emulated_disk = false;            // file: timed by the emulation's disk, which completes
-  double disk_done_at = 0;                  //   it at this time (virtual, or wall on the wall clock)
+  std::optional<double> disk_done_at{};     // file on the emulation's disk: when it completes it
+                                            //   (virtual time, or wall time on the wall clock)
   model::Collective collective{};           // collective: which
   std::int64_t recorded_bytes = 0;          // persistent collective: what the profile records of it
   std::shared_ptr<EntryExchange> exchange{};  // collective, comm_create: its entry times
