@@ -699,8 +699,9 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
       if (p.messages) record_neighbour_completion(rt, Fn::count_, *p.messages, p.sent_blocks, at);
       break;
     case Kind::prefetch:
-      // T_A: the compute between the prefetch's issue and its wait (§4.1.1).
-      if (rt.capturing()) rt.timeline().add_overlap(p.io, rt.timeline().total_compute() - p.compute_at_issue);
+      // T_A: the compute between the prefetch's issue and its wait (§4.1.1),
+      // or the rank's next blocking request on the disk (Timeline::overlap_since).
+      if (rt.capturing()) rt.timeline().add_overlap(p.io, rt.timeline().overlap_since(p.overlap_from));
       break;
   }
   if (p.persistent) {
@@ -970,6 +971,7 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   const int variable = rt.files().variable_of(c.fh);
   if (write && rt.capturing()) rt.files().note_write(variable);
+  if (rt.capturing()) rt.timeline().blocking_io();  // of any file: one disk
   if (rt.capturing() && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
     if (write) rt.files().note_write_record(variable, ref);
@@ -1123,7 +1125,7 @@ int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef
   if (as_sync_read && variable >= 0) {
     const Timeline::IoRef ref = rt.timeline().add_io(variable, false, bytes, seconds, true);
     rt.requests().add(*c.request,
-                      {.kind = Kind::prefetch, .compute_at_issue = rt.timeline().total_compute(), .io = ref});
+                      {.kind = Kind::prefetch, .overlap_from = rt.timeline().overlap_start(), .io = ref});
   } else {
     PendingRequest file = issued_file_request(rt, timer, write, seconds, turn);
     // ROMIO performs a write's transfer inside the call; its time is the

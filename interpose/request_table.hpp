@@ -27,10 +27,10 @@ struct PendingRequest {
   std::int64_t bytes = 0;
   double issued_at = 0;  // file: emulated completion is issued_at + io_factor * duration
   double issue_seconds = 0;
-  double compute_at_issue = 0;  // prefetch: Timeline::total_compute() at the issue
-  Timeline::IoRef io;           // prefetch; file: when `recorded`
-  bool recorded = false;        // file: issued while capturing, its time is in `io`
-  bool write = false;           // file: a write
+  Timeline::OverlapStart overlap_from{};  // prefetch: where its T_A begins
+  Timeline::IoRef io;                     // prefetch; file: when `recorded`
+  bool recorded = false;                  // file: issued while capturing, its time is in `io`
+  bool write = false;                     // file: a write
   bool between = true;          // recv, sendrecv: a message between ranks, recorded while capturing
   // recv: from MPI_PROC_NULL, followed only so that its completion counts as
   // a receive in the capture (Timeline::receive_from_nobody); no message,

@@ -88,6 +88,13 @@ void Timeline::add_overlap(IoRef ref, double seconds) {
   sections_[ref.section].stages[ref.stage].io[ref.io].overlap_compute_s += seconds;
 }
 
+double Timeline::overlap_since(OverlapStart start) const {
+  const double end = start.blocking_requests < blocking_io_compute_.size()
+                         ? blocking_io_compute_[start.blocking_requests]
+                         : total_compute_;
+  return end - start.compute;
+}
+
 void Timeline::add_io_seconds(IoRef ref, bool write, double seconds) {
   if (ref.section >= sections_.size() || seconds <= 0) return;
   model::Section& section = sections_[ref.section];

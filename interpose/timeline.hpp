@@ -64,9 +64,23 @@ class Timeline {
   // Stage marks (mheta_stage_begin/end) close the current stage.
   void mark_stage();
 
-  // Compute recorded so far; a prefetch's T_A is the difference between its
-  // wait and its issue (§4.1.1).
+  // Compute recorded so far.
   double total_compute() const { return total_compute_; }
+  // A prefetch's T_A (§4.1.1) is the compute between its issue and its wait,
+  // up to the rank's first blocking MPI-IO request after the issue if one
+  // comes sooner: the disk serves a rank's requests one at a time, in order
+  // (docs/model.md, "A prefetch holds up the requests behind it"), so that
+  // request waits for the prefetch to finish and the compute after it
+  // overlaps nothing. Where a prefetch's T_A begins:
+  struct OverlapStart {
+    double compute = 0;
+    std::size_t blocking_requests = 0;
+  };
+  OverlapStart overlap_start() const { return {total_compute_, blocking_io_compute_.size()}; }
+  // A blocking MPI-IO request of the rank.
+  void blocking_io() { blocking_io_compute_.push_back(total_compute_); }
+  // T_A of a prefetch issued at `start` whose wait is now.
+  double overlap_since(OverlapStart start) const;
   const std::vector<model::Section>& sections() const { return sections_; }
   bool empty() const { return sections_.empty(); }
   // Where the period begins in each channel it has messages of (those
@@ -103,6 +117,7 @@ class Timeline {
   std::vector<ChannelStart> channel_starts_;
   std::unordered_set<Channel, ChannelHash> channels_seen_;  // those of channel_starts_
   double total_compute_ = 0;
+  std::vector<double> blocking_io_compute_;  // total_compute_ at each blocking MPI-IO request
   bool stage_closed_ = false;
   // A send's completion, or a receive from nobody, in the last section:
   // the next work opens another.

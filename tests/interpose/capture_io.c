@@ -5,7 +5,10 @@
  * its path), stage marks, a halo exchange and an allreduce, and an iteration
  * mark. Rank r owns 64 + 16*r rows of 256 doubles, swept in ICLAs of 32 rows.
  * Prints a checksum that must not change under the interposer.
- * Usage: capture_io directory [iterations]
+ * With `write-first`, each ICLA is written back before it is computed on,
+ * right after the prefetch of the next is issued: the disk then serves that
+ * write after the prefetch, and the compute after the write overlaps nothing.
+ * Usage: capture_io directory [iterations [write-first]]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -56,10 +59,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 2) {
-    if (rank == 0) fprintf(stderr, "usage: capture_io directory [iterations]\n");
+    if (rank == 0) fprintf(stderr, "usage: capture_io directory [iterations [write-first]]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const int iterations = argc > 2 ? atoi(argv[2]) : 4;
+  const int write_first = argc > 3 && strcmp(argv[3], "write-first") == 0;
   long global_rows = 0;
   for (int r = 0; r < size; ++r) global_rows += 64 + 16 * r;
   const long local_rows = 64 + 16 * rank;
@@ -91,8 +95,9 @@ int main(int argc, char** argv) {
         const int nrows = (int)(local_rows - nfirst < kIclaRows ? local_rows - nfirst : kIclaRows);
         MPI_File_iread_at(a, nfirst * row_bytes, icla[(k + 1) % 2], nrows * kCols, MPI_DOUBLE, &next);
       }
+      if (write_first) MPI_File_write_at(a, first * row_bytes, icla[k % 2], rows * kCols, MPI_DOUBLE, MPI_STATUS_IGNORE);
       checksum += compute(icla[k % 2], rows);
-      MPI_File_write_at(a, first * row_bytes, icla[k % 2], rows * kCols, MPI_DOUBLE, MPI_STATUS_IGNORE);
+      if (!write_first) MPI_File_write_at(a, first * row_bytes, icla[k % 2], rows * kCols, MPI_DOUBLE, MPI_STATUS_IGNORE);
     }
     mheta_mark_stage_end();
     /* B: read-only, synchronous, in one request. */

@@ -247,6 +247,25 @@ TEST(Timeline, ReadsAndWritesOfAVariableAccumulateAndPrefetchesStayApart) {
   EXPECT_DOUBLE_EQ(io[1].overlap_compute_s, 0.005);
 }
 
+// T_A runs from the prefetch's issue to its wait, or to the rank's first
+// blocking request after the issue: the disk serves that one after the
+// prefetch, and the compute after it overlaps nothing.
+TEST(Timeline, APrefetchsOverlapEndsAtTheFirstBlockingRequestAfterItsIssue) {
+  Timeline t;
+  t.add_compute(0.010);
+  t.blocking_io();  // before the issue: no part of it
+  t.add_compute(0.002);
+  const Timeline::OverlapStart issued = t.overlap_start();
+  t.add_compute(0.003);
+  EXPECT_DOUBLE_EQ(t.overlap_since(issued), 0.003);  // only compute so far
+  t.blocking_io();
+  t.add_compute(0.004);
+  t.blocking_io();
+  t.add_compute(0.005);
+  EXPECT_DOUBLE_EQ(t.overlap_since(issued), 0.003);
+  EXPECT_DOUBLE_EQ(t.overlap_since(t.overlap_start()), 0.0);
+}
+
 // Where the period began in each channel: the number of the first message
 // of each recorded in it; the ones after it and those without a number
 // change nothing.
