@@ -35,7 +35,7 @@ bool CaptureService::follows_calls(const Runtime& rt) const { return rt.phase() 
 
 namespace {
 
-// The calls whose handlers tell on_call (dispatch.cpp): not the wait/test
+// The calls whose handlers tell on_call (handlers.hpp): not the wait/test
 // calls, whose number varies, nor the setup of requests, files and
 // communicators, nor probes.
 bool seen_by_detection(Fn fn) {
@@ -58,7 +58,7 @@ bool seen_by_detection(Fn fn) {
     case Category::ineighbour:
     case Category::file_split_read:
     case Category::file_split_write:
-    case Category::win_fence:  // of windows over every rank (dispatch.cpp)
+    case Category::win_fence:  // of windows over every rank (window_handlers.cpp)
     case Category::win_transfer:
       return true;
     default:

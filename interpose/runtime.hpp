@@ -130,7 +130,7 @@ class Runtime {
   // calls followed.
   void refresh();
 
-  // Services' hooks, called by the category handlers (dispatch.cpp) and the
+  // Services' hooks, called by the category handlers (handlers.hpp) and the
   // entry points (lifecycle.cpp).
   std::optional<int> run_blocking(const BlockingCall& call);
   void after_call(Fn fn);

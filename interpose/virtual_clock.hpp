@@ -9,7 +9,7 @@
 //
 // A service of the runtime (service.hpp) in place of emulation by sleeping:
 // it gives compute and I/O their emulated durations, and MPI_Wtime its
-// time. The category handlers (dispatch.cpp) also call it at the points
+// time. The category handlers (handlers.hpp) also call it at the points
 // below, through Runtime::clock(); every such call is a no-op while the
 // clock is off (wall clock, or after falling back).
 #include <mpi.h>

@@ -2,7 +2,8 @@
 // The virtual clock's arithmetic (docs/emulation.md, "Virtual time"): how a
 // rank's virtual time advances with compute, I/O, messages and collectives
 // on the emulated network. No MPI here: the transport of send and entry
-// times is timestamp_transport.hpp's, the wiring dispatch.cpp's.
+// times is shadow_comms.hpp's, the wiring the category handlers'
+// (handlers.hpp).
 #include <cstdint>
 
 #include "interpose/emulated_network.hpp"

@@ -1,7 +1,7 @@
 // The MPI_ functions of libmheta-interpose.so, stamped out from
 // mpi_functions.def: the iteration-boundary count (boundary_counter.hpp),
 // then one flag test and the PMPI_ call when not engaged, otherwise the
-// category handler (dispatch.cpp).
+// category handler (dispatch.cpp, handlers.hpp).
 #include <mpi.h>
 
 #include "interpose/boundary_counter.hpp"

@@ -325,8 +325,8 @@ def cmd_followed(args):
                            float(figures["expected_" + name]), args.tolerance)
 
 
-# What the interposer says of dynamic processes (interpose/dispatch.cpp and
-# interpose/runtime.cpp).
+# What the interposer says of dynamic processes (interpose/collective_handlers.cpp
+# and interpose/runtime.cpp).
 NOT_FOLLOWED = "MPI_Comm_spawn connects processes of another MPI_COMM_WORLD"
 UNWATCHED = "processes started by MPI_Comm_spawn run unwatched"
 
