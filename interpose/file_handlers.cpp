@@ -248,12 +248,14 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
   if (!rt.following() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
   const int variable = rt.files().variable_of(c.fh);
-  if (write && rt.capturing()) rt.files().note_write(variable);
-  if (rt.capturing()) rt.timeline().blocking_io();  // of any file: one disk
-  if (rt.capturing() && variable >= 0) {
-    const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
-    if (write) rt.files().note_write_record(variable, ref);
-    rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
+  if (rt.capturing()) {
+    rt.timeline().blocking_io();  // of any file: a rank has one disk
+    if (write) rt.files().note_write(variable);
+    if (variable >= 0) {
+      const Timeline::IoRef ref = rt.timeline().add_io(variable, write, bytes, seconds, false);
+      if (write) rt.files().note_write_record(variable, ref);
+      rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
+    }
   }
   rt.file_io({fn, variable, write, bytes});
   rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
@@ -271,6 +273,7 @@ int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   rt.leave();
   if (!rt.capturing() || rc != MPI_SUCCESS) return rc;
   std::lock_guard lock(rt.mutex());
+  rt.timeline().blocking_io();  // the disk serves it after a prefetch in flight too
   rt.files().add_to_last_write(rt.timeline(), rt.files().variable_of(c.fh), seconds);
   return rc;
 }

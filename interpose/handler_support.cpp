@@ -89,13 +89,7 @@ std::int64_t received_bytes(const MPI_Status* status) {
 }
 
 model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking) {
-  model::CommOp op;
-  op.kind = kind;
-  op.peer = world_peer;
-  op.bytes = bytes;
-  op.tag = tag;
-  op.nonblocking = nonblocking;
-  return op;
+  return {.kind = kind, .peer = world_peer, .bytes = bytes, .tag = tag, .nonblocking = nonblocking};
 }
 
 std::int64_t collective_bytes(const CallInfo& c) {

@@ -77,7 +77,7 @@ class Timeline {
     std::size_t blocking_requests = 0;
   };
   OverlapStart overlap_start() const { return {total_compute_, blocking_io_compute_.size()}; }
-  // A blocking MPI-IO request of the rank.
+  // A blocking MPI-IO request of the rank (a read, a write, a sync).
   void blocking_io() { blocking_io_compute_.push_back(total_compute_); }
   // T_A of a prefetch issued at `start` whose wait is now.
   double overlap_since(OverlapStart start) const;

@@ -23,13 +23,7 @@ std::string_view pattern_name(Pattern pattern) {
 namespace {
 
 model::CommOp message(model::CommKind kind, int peer, std::int64_t bytes, int tag, int from_variable = -1) {
-  model::CommOp op;
-  op.kind = kind;
-  op.peer = peer;
-  op.bytes = bytes;
-  op.tag = tag;
-  op.from_variable = from_variable;
-  return op;
+  return {.kind = kind, .peer = peer, .bytes = bytes, .tag = tag, .from_variable = from_variable};
 }
 
 // One sweep of every variable, as the instrumented (forced out of core)
