@@ -63,12 +63,7 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
       }
     } else {
       if (in_loop) {
-        // A loop that breaks at regular distances is the inner loop of an
-        // outer one of that period (whose calls may all recur within it).
-        if (c.last_break >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.last_break, kMaxPeriod + 1)));
-        if (c.break_before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - c.break_before, kMaxPeriod + 1)));
-        c.break_before = c.last_break;
-        c.last_break = i;
+        note_break(c, i, signature);
         c.break_at = i;
       }
       c.run = 0;
@@ -91,6 +86,24 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
       if (c.run + c.period > l.run + l.period || (c.run + c.period == l.run + l.period && c.period > l.period)) live_ = k;
     }
   }
+}
+
+// A loop that breaks at regular distances is the inner loop of an outer one
+// of that period (whose calls may all recur within it): the distances to the
+// last two breaks, and to the last break by the same call, are proposed.
+void PeriodDetector::note_break(Candidate& c, std::int64_t at, std::uint64_t signature) {
+  const auto distance = [&](const Break& b) { return static_cast<int>(std::min<std::int64_t>(at - b.at, kMaxPeriod + 1)); };
+  for (int k = 0; k < 2; ++k) {
+    if (c.breaks[static_cast<std::size_t>(k)].at >= 0) propose(distance(c.breaks[static_cast<std::size_t>(k)]));
+  }
+  for (const Break& b : c.breaks) {
+    if (b.at >= 0 && b.signature == signature) {
+      propose(distance(b));
+      break;
+    }
+  }
+  std::move_backward(c.breaks.begin(), c.breaks.end() - 1, c.breaks.end());
+  c.breaks[0] = {at, signature};
 }
 
 // A new period to follow, in the place of the one least likely to matter: a

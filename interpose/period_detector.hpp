@@ -91,15 +91,23 @@ class PeriodDetector {
   std::int64_t calls() const { return calls_; }
 
  private:
+  // Where a loop broke off: the call, and its signature.
+  struct Break {
+    std::int64_t at = -1;
+    std::uint64_t signature = 0;
+  };
+  static constexpr int kBreaks = 8;
   struct Candidate {
     int period = 0;          // 0: free
     std::int64_t run = 0;    // consecutive calls equal to the call `period` before them
     std::int64_t break_at = -1;  // the call that ended the loop's last stretch (-1: in one, or none)
-    // The two breaks before: the distance to either may be an outer period
-    // (an outer iteration holding one inner loop, or two: a lower and an
-    // upper sweep).
-    std::int64_t last_break = -1;
-    std::int64_t break_before = -1;
+    // The last kBreaks breaks, newest at breaks[0]: the distance to the last
+    // two may be an outer period (an outer iteration holding one inner loop,
+    // or two: a lower and an upper sweep), and so is the distance to the
+    // last break by the same call (an outer iteration holding more inner
+    // loops of this period: a line solver's forward and backward sweeps in
+    // each direction).
+    std::array<Break, kBreaks> breaks{};
     std::int64_t stretch_first = 0;  // the first call of the loop's current stretch
     Loop loop;               // id 0: not yet a loop
   };
@@ -110,6 +118,7 @@ class PeriodDetector {
   };
 
   void propose(int period);
+  void note_break(Candidate& c, std::int64_t at, std::uint64_t signature);
   void confirm(Candidate& c);
   void note_time(int slot);
   bool better(const Loop& a, const Loop& b) const;

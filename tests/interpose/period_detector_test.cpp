@@ -219,6 +219,24 @@ TEST(PeriodDetector, AWavefrontOfTwoSweeps) {
   EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
 }
 
+// An ADI step of pipelined line solves: a forward and a backward sweep in
+// each of two directions, four inner loops of the same period (receive a
+// batch's coefficients, send them on), none of whose calls comes once a
+// step. The distances between the last two breaks are a half or a quarter
+// step; the step is the distance to the last break by the same call.
+TEST(PeriodDetector, FourInnerLoopsOfOnePeriodMakeAnOuterLoop) {
+  Rank r;
+  for (int step = 0; step < 12; ++step) {
+    for (int batch = 0; batch < 32; ++batch) r.calls({1, 2}, kMs);
+    for (int batch = 0; batch < 32; ++batch) r.calls({3, 4}, kMs);
+    for (int batch = 0; batch < 16; ++batch) r.calls({5, 6}, kMs);
+    for (int batch = 0; batch < 16; ++batch) r.calls({7, 8}, kMs);
+  }
+  EXPECT_EQ(r.d.best().period, 192);
+  EXPECT_GT(r.d.best().seconds(), 0.9 * r.now);
+  EXPECT_EQ(r.d.best().boundary.per_period, 16);
+}
+
 // Every call twice an iteration (a halo exchange whose sends and receives
 // come in mirrored order): found from the call before last.
 TEST(PeriodDetector, EveryCallTwiceAnIteration) {
