@@ -41,7 +41,9 @@ int forget_ranks_of_another_loop(model::Profile& profile, const model::Accountin
   int forgotten = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     if (!profile.ranks[r].in_core_compute_s) continue;
-    if (std::abs(static_cast<double>(counts[r]) - expected) > kIterationCountSlack * expected) {
+    // Iterations ended by another loop's boundary before are not recorded.
+    const double mine = std::max(1.0, expected - static_cast<double>(model::skipped_iterations(run, r)));
+    if (std::abs(static_cast<double>(counts[r]) - mine) > kIterationCountSlack * mine) {
       profile.ranks[r].in_core_compute_s.reset();
       ++forgotten;
     }
@@ -61,7 +63,11 @@ void record_run_compute(const std::filesystem::path& profile_path, const std::fi
     if (!same_iterations(capture, run.boundary)) return;
     model::Profile profile = model::read_profile(profile_path);
     const int ranks = model::record_in_core_compute(profile, run) - forget_ranks_of_another_loop(profile, run);
-    if (ranks <= 0) return;
+    if (ranks <= 0) {
+      std::cerr << "mheta run: no rank's records hold the captured iterations (another number of them): the "
+                   "profile keeps the captured compute\n";
+      return;
+    }
     const std::vector<double> ratios = model::in_core_compute_ratios(profile);
     const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
     if (*high > kMostApart || *low < 1 / kMostApart) {

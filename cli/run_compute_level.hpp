@@ -17,7 +17,8 @@ bool records_run_compute(const std::string& emulate, const std::string& clock, c
 
 // Forgets the in-core compute of ranks whose records hold another number of
 // iterations than the run's (the profile's `iterations`, or the median over
-// the ranks when the profile has none), by more than a tenth: their records
+// the ranks when the profile has none; less the iterations the rank's
+// records skip, model::Accounting::skipped), by more than a tenth: their records
 // end iterations elsewhere than the captured period does (a boundary rank of
 // a wavefront that calls the boundary's function more often), so their
 // median is not of the captured iteration. They take the others' ratio, as

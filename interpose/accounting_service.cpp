@@ -65,14 +65,14 @@ const char* boundary_name(int boundary) {
   return kNames[boundary];
 }
 
-// The ranks' boundary calls, (function, every) per rank, as
+// The ranks' boundary calls, (function, every, skipped) per rank, as
 // MHETA_ACCOUNTING_CALL takes them: "MPI_Name:k" when every rank's is the
 // same, else one per rank separated by commas, empty for a rank without
 // one (a rank idle in the loop); empty when no rank has one.
 std::string call_list(const std::vector<std::int64_t>& calls) {
   std::vector<std::string> each;
   bool any = false;
-  for (std::size_t r = 0; r + 1 < calls.size(); r += 2) {
+  for (std::size_t r = 0; r + 2 < calls.size(); r += 3) {
     const bool known = calls[r] >= 0 && calls[r] < static_cast<std::int64_t>(Fn::count_);
     any = any || known;
     each.push_back(known ? std::string(fn_name(static_cast<Fn>(calls[r]))) + ":" + std::to_string(calls[r + 1]) : "");
@@ -165,6 +165,15 @@ void AccountingService::after_call(Runtime& rt, Fn) {
   const std::int64_t counted = boundaries_counted();
   if (counted == counted_) return;
   counted_ = counted;
+  // Records of another loop's boundary are not this loop's iterations: as
+  // when another source wins, they are dropped and the iteration so far
+  // is the first.
+  if (boundary_generation() != generation_) {
+    generation_ = boundary_generation();
+    iterations_.clear();
+    queued_.clear();
+    skipped_ = counted;
+  }
   end_iteration(rt, t, Boundary::call);
 }
 
@@ -239,9 +248,11 @@ void AccountingService::on_finish(Runtime& rt) {
   // Each rank's boundary call: ranks of one loop may end their iterations
   // at different calls (a boundary rank of a grid sends fewer messages).
   const int counted = g_boundary_fn.load(std::memory_order_relaxed);
-  const std::array<std::int64_t, 2> my_call = {boundary_ == Boundary::call ? counted : -1, boundary_every()};
-  std::vector<std::int64_t> calls(rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
-  PMPI_Gather(my_call.data(), 2, MPI_INT64_T, calls.data(), 2, MPI_INT64_T, 0, comm_);
+  // With it, how many of the run's iterations its records skip.
+  const bool by_call = boundary_ == Boundary::call;
+  const std::array<std::int64_t, 3> my_call = {by_call ? counted : -1, boundary_every(), by_call ? skipped_ : 0};
+  std::vector<std::int64_t> calls(rank == 0 ? 3 * static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(my_call.data(), 3, MPI_INT64_T, calls.data(), 3, MPI_INT64_T, 0, comm_);
   int virtual_everywhere = virtual_ ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &virtual_everywhere, 1, MPI_INT, MPI_MIN, comm_);
   PMPI_Comm_free(&comm_);
@@ -261,6 +272,7 @@ void AccountingService::on_finish(Runtime& rt) {
       queued.push_back(field(kTerms));
     }
     if (std::any_of(queued.begin(), queued.end(), [](double q) { return q < 0; })) queued.clear();
+    accounting.skipped.push_back(calls[3 * r + 2]);
   }
   try {
     model::write_accounting(rt.settings().accounting_path, accounting);

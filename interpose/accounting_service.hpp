@@ -66,6 +66,8 @@ class AccountingService final : public Service {
   bool in_call_ = false;
   Term call_term_ = Term::comm;
   std::int64_t counted_ = 0;    // boundaries_counted() at the last call boundary
+  std::int64_t generation_ = 0;  // boundary_generation() of the records kept
+  std::int64_t skipped_ = 0;     // the run's iterations ended before the records kept (model::Accounting::skipped)
   model::IterationTerms current_;
   std::vector<model::IterationTerms> iterations_;
   double queued_start_ = 0;     // the thread's run-queue delay at the iteration's start

@@ -8,16 +8,21 @@ std::atomic<std::int64_t> g_boundary_calls{0};
 namespace {
 std::int64_t g_every = 1;
 std::int64_t g_seen_before = 0;
+std::int64_t g_generation = 0;
 }  // namespace
 
 void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
-  g_every = every > 0 ? every : 1;
+  every = every > 0 ? every : 1;
+  if (static_cast<int>(fn) != g_boundary_fn.load(std::memory_order_relaxed) || every != g_every) ++g_generation;
+  g_every = every;
   g_seen_before = seen_before;
   g_boundary_calls.store(0, std::memory_order_relaxed);
   g_boundary_fn.store(static_cast<int>(fn), std::memory_order_relaxed);
 }
 
 std::int64_t boundary_every() { return g_every; }
+
+std::int64_t boundary_generation() { return g_generation; }
 
 std::int64_t boundaries_counted() {
   if (g_boundary_fn.load(std::memory_order_relaxed) < 0) return 0;

@@ -28,5 +28,10 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before);
 std::int64_t boundaries_counted();
 // Every how many calls of the counted function an iteration ends.
 std::int64_t boundary_every();
+// How many times the counted function, or every how many of its calls an
+// iteration ends, has changed: automatic capture first counts a loop that
+// repeats early (an inner sweep) and then the one the time goes to, and
+// iterations counted by the first are not the second's.
+std::int64_t boundary_generation();
 
 }  // namespace mheta::interpose

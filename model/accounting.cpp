@@ -21,6 +21,7 @@ Json accounting_to_json(const Accounting& accounting) {
     for (const IterationTerms& t : accounting.ranks[r]) iterations.push_back(t.values());
     Json rank = {{"rank", r}, {"iterations", std::move(iterations)}};
     if (r < accounting.queued.size() && !accounting.queued[r].empty()) rank["queued"] = accounting.queued[r];
+    if (skipped_iterations(accounting, r) > 0) rank["skipped"] = accounting.skipped[r];
     ranks.push_back(std::move(rank));
   }
   Json doc = {{"format", kAccountingFormat},
@@ -75,8 +76,13 @@ Accounting parse_accounting(std::string_view text, std::string_view source) {
       for (std::size_t k = 0; k < q->size(); ++k)
         queued.push_back(f.non_negative_value((*q)[k], index_path(queued_at, k)));
     }
+    a.skipped.push_back(f.optional_member(ranks[r], "skipped", at) != nullptr ? f.integer(ranks[r], "skipped", at) : 0);
   }
   return a;
+}
+
+std::int64_t skipped_iterations(const Accounting& accounting, std::size_t r) {
+  return r < accounting.skipped.size() ? accounting.skipped[r] : 0;
 }
 
 Accounting read_accounting(const std::filesystem::path& path) {

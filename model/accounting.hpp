@@ -54,7 +54,17 @@ struct Accounting {
   // them. Empty for a rank whose records have none (written before they
   // were kept, or on a kernel without schedstat).
   std::vector<std::vector<double>> queued;
+  // [rank]: the run's iterations ended before the rank's records begin
+  // (empty or 0: none). An automatic capture may count another loop first
+  // (an inner sweep that repeats early) and then the one the time goes to;
+  // records ended by the first are dropped, and the rank's records then
+  // begin at this iteration of the second (its first record, as ever, holds
+  // what came before).
+  std::vector<std::int64_t> skipped;
 };
+
+// Rank r's skipped iterations (Accounting::skipped), 0 where none is said.
+std::int64_t skipped_iterations(const Accounting& accounting, std::size_t r);
 
 Json accounting_to_json(const Accounting& accounting);
 // Throws FormatError naming `source` and the field.

@@ -46,6 +46,19 @@ TEST(RunComputeLevel, WithoutTheRunsCountTheRanksMedianDecides) {
   EXPECT_FALSE(p.ranks[2].in_core_compute_s);
 }
 
+TEST(RunComputeLevel, IterationsCountedByAnotherLoopFirstAreNotExpected) {
+  // 12 iterations of the loop captured; rank 0 counted an inner loop
+  // until its 5th, so its records hold 7 of them (rank 1: all 12). A
+  // rank that skipped none yet recorded 7 ended its iterations elsewhere.
+  model::Profile p = profile_of(3, 12);
+  model::Accounting run = records_of({7, 12, 7});
+  run.skipped = {5, 0, 0};
+  EXPECT_EQ(forget_ranks_of_another_loop(p, run), 1);
+  EXPECT_TRUE(p.ranks[0].in_core_compute_s);
+  EXPECT_TRUE(p.ranks[1].in_core_compute_s);
+  EXPECT_FALSE(p.ranks[2].in_core_compute_s);
+}
+
 TEST(RunComputeLevel, OnlyUnderTheVirtualClockWithAWholeIterationCaptured) {
   EXPECT_TRUE(records_run_compute("HY1", "", "auto"));       // emulating: virtual by default
   EXPECT_TRUE(records_run_compute("", "virtual", "mark"));

@@ -130,6 +130,16 @@ TEST(AccountingFormat, RunQueueDelayIsKeptBesideTheTerms) {
   EXPECT_FALSE(queued_share(old));
 }
 
+TEST(AccountingFormat, SkippedIterationsAreKeptPerRank) {
+  Accounting a = two_ranks();
+  a.skipped = {4, 0};
+  const Accounting back = parse_accounting(accounting_to_json(a).dump(), "a.json");
+  EXPECT_EQ(skipped_iterations(back, 0), 4);
+  EXPECT_EQ(skipped_iterations(back, 1), 0);
+  // Records without it skip none.
+  EXPECT_EQ(skipped_iterations(parse_accounting(accounting_to_json(two_ranks()).dump(), "a.json"), 0), 0);
+}
+
 TEST(AccountingFormat, TheMachinesShareIsTheLargestRanksWaitForACore) {
   // max(6 / 33, 4 / 40) = 0.1818...
   EXPECT_NEAR(queued_share(with_run_queue("wall")).value(), 6.0 / 33.0, 1e-12);
@@ -156,6 +166,7 @@ TEST(AccountingFormat, RejectsMalformedInput) {
               d["ranks"][1]["queued"] = Json::array({0, -1, 0});
             }).where(),
             "ranks[1].queued[1]");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["skipped"] = -3; }).where(), "ranks[0].skipped");
   EXPECT_THROW(parse_accounting("[1, 2]", "accounting.json"), FormatError);
   EXPECT_THROW(parse_accounting("{\"format\": ", "accounting.json"), FormatError);
 }
