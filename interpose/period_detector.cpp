@@ -8,7 +8,7 @@ namespace mheta::interpose {
 namespace {
 // The ring holds the kRepeats periods a loop is confirmed over, and the call
 // before them (its end time is the loop's start).
-constexpr std::int64_t kRing = 16384;
+constexpr std::int64_t kRing = 131072;
 static_assert(kRing > static_cast<std::int64_t>(PeriodDetector::kMaxPeriod) * PeriodDetector::kRepeats);
 constexpr std::size_t kLastSeen = 4096;
 constexpr std::size_t kKinds = 1024;
