@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <mheta/environment.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "interpose/boundary_counter.hpp"
 #include "interpose/emulation_config.hpp"
@@ -106,6 +108,65 @@ std::int64_t iterations_counted() {
   return starts > 1 ? starts : boundaries_counted();
 }
 
+// A program that ends without MPI_Finalize (exit() or a Fortran STOP after
+// its last output, as some codes do) would end without the profile and the
+// records, which are gathered there. At a clean exit (status 0) the ranks
+// meet on a communicator of their own, and once every rank has come the
+// runtime finishes as at MPI_Finalize (MPI is still up: only the program
+// skipped its end). The meeting waits MHETA_GATHER_WAIT seconds at most: a
+// rank that exits alone (the others still running, or waiting for it)
+// says so and exits as it would have; an error exit (status not 0) does
+// not wait at all. MPICH's launcher ends the other processes of a job as
+// soon as one exits without MPI_Finalize, so the ranks meet again once rank
+// 0 has written.
+MPI_Comm g_exit_comm = MPI_COMM_NULL;
+
+bool every_rank_at_exit(double wait_s) {
+  MPI_Request meeting = MPI_REQUEST_NULL;
+  if (PMPI_Ibarrier(g_exit_comm, &meeting) != MPI_SUCCESS) return false;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+  for (;;) {
+    int met = 0;
+    if (PMPI_Test(&meeting, &met, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
+    if (met != 0) return true;
+    if (std::chrono::steady_clock::now() > give_up) return false;  // the request is left: the process ends
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void finish_at_exit(int status, void*) {
+  Runtime& rt = Runtime::get();
+  int finalized = 0;
+  PMPI_Finalized(&finalized);
+  if (finalized != 0 || rt.finished() || status != 0) return;
+  const ReentryGuard guard;
+  if (guard.nested()) return;
+  const double wait = static_cast<double>(rt.settings().gather_wait_s);
+  if (!every_rank_at_exit(wait)) {
+    std::fprintf(stderr,
+                 "mheta interpose: rank %d: the program ended without MPI_Finalize, and the other ranks did not end "
+                 "within %.0f s (MHETA_GATHER_WAIT): no profile or records from this run\n",
+                 rt.world_rank(), wait);
+    return;
+  }
+  if (rt.world_rank() == 0) {
+    std::fprintf(stderr,
+                 "mheta interpose: the program ended without MPI_Finalize: its ranks met at exit, where the profile "
+                 "and records were gathered\n");
+  }
+  rt.finish();
+  rewrite_profile_with_run_iterations(iterations_counted(), rt.settings());
+  // The launcher ends every process of the job once one has exited without
+  // MPI_Finalize: no rank leaves before rank 0 has written.
+  every_rank_at_exit(wait);
+}
+
+void finish_also_at_exit() {
+  Runtime& rt = Runtime::get();
+  if (!rt.watching() || g_exit_comm != MPI_COMM_NULL) return;
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm) == MPI_SUCCESS) on_exit(finish_at_exit, nullptr);
+}
+
 }  // namespace
 }  // namespace mheta::interpose
 
@@ -119,6 +180,7 @@ extern "C" MHETA_EXPORT int MPI_Init(int* argc, char*** argv) {
   if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(MPI_THREAD_SINGLE);
+  if (rc == MPI_SUCCESS) mheta::interpose::finish_also_at_exit();
   return rc;
 }
 
@@ -128,6 +190,7 @@ extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int require
   if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
   if (rc == MPI_SUCCESS) Runtime::get().start(*provided);
+  if (rc == MPI_SUCCESS) mheta::interpose::finish_also_at_exit();
   return rc;
 }
 

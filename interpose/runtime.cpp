@@ -63,6 +63,7 @@ void Runtime::start(int thread_level) {
     }
     return;
   }
+  watching_ = true;
   settings_ = read_settings(rank_);
   services_ = make_services(settings_);
   for (const auto& s : services_) {
@@ -186,6 +187,7 @@ std::vector<VariableSeen> Runtime::captured_variables() const {
 }
 
 void Runtime::finish() {
+  finished_ = true;
   for (const auto& s : services_) s->on_finish(*this);
   if (comm_ != MPI_COMM_NULL) PMPI_Comm_free(&comm_);
   phase_ = Phase::done;

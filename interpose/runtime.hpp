@@ -32,8 +32,13 @@ class Runtime {
 
   // MPI_Init(_thread) has returned.
   void start(int thread_level);
-  // MPI_Finalize is about to be called.
+  // MPI_Finalize is about to be called (or the program exits without it,
+  // every rank alike: lifecycle.cpp).
   void finish();
+  // Whether start() followed this process (not one MPI_Comm_spawn started),
+  // and whether finish() has run.
+  bool watching() const { return watching_; }
+  bool finished() const { return finished_; }
 
   // Around every handled call: `enter` ends the compute section before the
   // call `fn` (Fn::count_: a program mark), the services may stretch it, and
@@ -161,6 +166,8 @@ class Runtime {
   int rank_ = 0;
   int size_ = 1;
   int thread_level_ = MPI_THREAD_SINGLE;
+  bool watching_ = false;
+  bool finished_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   double last_exit_ = 0;
   Timeline timeline_;
