@@ -115,6 +115,7 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
   const ReentryGuard guard;
   if (guard.nested()) return call();
   Runtime& rt = Runtime::get();
+  if (rt.thread_level() == MPI_THREAD_MULTIPLE) rt.note_calling_thread();
   const CallInside inside(rt);
   rt.enter(fn);
   const int rc = handle(rt, fn, category, c, call, nb);

@@ -160,6 +160,7 @@ Json rank_record_to_json(const RankRecord& r) {
           {"host", r.host},
           {"memory_budget_bytes", r.memory_budget_bytes},
           {"virtual_clock", r.virtual_clock},
+          {"other_threads", r.other_threads},
           {"slowdown", model::slowdown_to_json(r.slowdown)}};
 }
 
@@ -175,6 +176,7 @@ RankRecord rank_record_from_json(const Json& j) {
   r.host = j.at("host").get<std::string>();
   r.memory_budget_bytes = j.at("memory_budget_bytes").get<std::uint64_t>();
   r.virtual_clock = j.value("virtual_clock", false);
+  r.other_threads = j.value("other_threads", false);
   r.slowdown = {j.at("slowdown").at("cpu").get<double>(), j.at("slowdown").at("io").get<double>()};
   for (const Json& v : j.at("variables")) {
     VariableSeen seen;

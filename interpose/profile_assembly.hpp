@@ -36,6 +36,10 @@ struct RankRecord {
   std::string host;
   std::uint64_t memory_budget_bytes = 0;
   bool virtual_clock = false;  // the times are the virtual clock's (docs/emulation.md)
+  // Threads other than the one that called MPI_Init made MPI calls
+  // (MPI_THREAD_MULTIPLE): the rank's calls were one sequence of several
+  // threads', in an order that changes from iteration to iteration.
+  bool other_threads = false;
   model::Slowdown slowdown;    // the emulated factors compute and I/O ran at (1: the machine's)
 };
 

@@ -110,6 +110,21 @@ void note_idle_ranks(const std::vector<int>& ranks) {
        " an empty iteration");
 }
 
+// Ranks on which threads other than the one that called MPI_Init made MPI
+// calls (MPI_THREAD_MULTIPLE): their captures mix the threads' calls.
+void note_other_threads(const std::vector<RankRecord>& records) {
+  std::vector<int> ranks;
+  for (const RankRecord& r : records) {
+    if (r.other_threads) ranks.push_back(r.rank);
+  }
+  if (ranks.empty()) return;
+  warn("threads other than the one that called MPI_Init made MPI calls on rank" +
+       std::string(ranks.size() > 1 ? "s " : " ") + rank_list(ranks) +
+       " (MPI_THREAD_MULTIPLE): the capture takes a rank's calls of every thread as one sequence. Where their order "
+       "changes from iteration to iteration, or one rank's helper thread answers another rank's main thread, the "
+       "profile may describe no iteration of the program: the model follows one sequence of calls a rank");
+}
+
 // The ranks' captured iterations do not fit together: the model's reason,
 // and in automatic mode why no rotation of the periods made them fit.
 std::string misfit_message(const std::string& problem, const PeriodAlignment& alignment, const Settings& settings) {
@@ -188,6 +203,7 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
         {program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations, row_weights(settings)},
         warnings);
     for (const std::string& w : warnings) warn(w);
+    note_other_threads(records);
     if (const auto problem = iterations_misfit(profile)) warn(misfit_message(*problem, alignment, settings));
     model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
     written_profile().profile = profile;

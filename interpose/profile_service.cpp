@@ -53,6 +53,7 @@ void ProfileService::write_collectively(Runtime& rt, bool bounded) {
   record.loop_s = rt.loop_times().loop_s;
   record.compute_without_loop_s = rt.loop_times().compute_without_loop_s;
   record.virtual_clock = rt.clock().timed_capture();
+  record.other_threads = rt.other_threads_called();
   record.slowdown = {rt.compute_factor(), rt.file_io_factor()};
   gather_ = std::make_unique<ProfileGather>();
   start_profile_gather(rt.private_comm(), record, *gather_);

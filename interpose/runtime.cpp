@@ -45,6 +45,7 @@ void Runtime::refresh() {
 
 void Runtime::start(int thread_level) {
   thread_level_ = thread_level;
+  init_thread_ = std::this_thread::get_id();
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   PMPI_Comm_size(MPI_COMM_WORLD, &size_);
   static VirtualClockService off;  // the wall clock's: never started

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <atomic>
 #include <mutex>
+#include <thread>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -60,6 +62,12 @@ class Runtime {
   int world_rank() const { return rank_; }
   int world_size() const { return size_; }
   int thread_level() const { return thread_level_; }
+  // With MPI_THREAD_MULTIPLE, notes a call by a thread other than the one
+  // that called MPI_Init; whether any was made.
+  void note_calling_thread() {
+    if (std::this_thread::get_id() != init_thread_) other_threads_called_.store(true, std::memory_order_relaxed);
+  }
+  bool other_threads_called() const { return other_threads_called_.load(std::memory_order_relaxed); }
   // A private duplicate of MPI_COMM_WORLD for the interposer's own
   // collectives (MPI_COMM_NULL when capture is off).
   MPI_Comm private_comm() const { return comm_; }
@@ -167,6 +175,8 @@ class Runtime {
   int size_ = 1;
   int thread_level_ = MPI_THREAD_SINGLE;
   bool watching_ = false;
+  std::thread::id init_thread_;
+  std::atomic<bool> other_threads_called_{false};
   bool finished_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   double last_exit_ = 0;
