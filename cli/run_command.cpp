@@ -114,6 +114,12 @@ struct RemovedAtExit {
 
 int run_program(const RunOptions& o) {
   if (o.program.empty()) throw UsageError("give the program to run after mheta run's options");
+  // The program's first word ends mheta's options, so a mistyped option
+  // would be taken for the program and handed to the launcher.
+  if (o.program.front().starts_with('-')) {
+    throw UsageError("unknown option " + o.program.front() +
+                     " (mheta run --help lists the options; the program and its arguments follow them)");
+  }
   check_capture_mode(o.capture);
   if (!o.accounting_call.empty() && !model::is_call_list(o.accounting_call)) {
     throw UsageError("--accounting-call " + o.accounting_call +

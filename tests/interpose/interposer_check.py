@@ -692,6 +692,7 @@ def cmd_run_errors(args):
             (["--accounting-call", "Allreduce"], 2, "--accounting-call Allreduce"),
             (["--accounting-call", "MPI_Allreduce:0"], 2, "--accounting-call"),
             (["--wait", "nap"], 2, "--wait"),
+            (["-o", "p.json"], 2, "unknown option -o"),  # a mistyped option, not the program
         ]
         os.chmod(tmp, 0o755)
         readonly = os.path.join(tmp, "readonly")
