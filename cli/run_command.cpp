@@ -27,6 +27,7 @@
 #include "cli/interposer_environment.hpp"
 #include "cli/launcher.hpp"
 #include "cli/run_compute_level.hpp"
+#include "cli/static_executable.hpp"
 #include "cli/whole_number.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
@@ -120,6 +121,12 @@ int run_program(const RunOptions& o) {
     throw UsageError("unknown option " + o.program.front() +
                      " (mheta run --help lists the options; the program and its arguments follow them)");
   }
+  if (const std::string file = statically_linked(o.program.front()); !file.empty()) {
+    throw model::FormatError(file, "",
+                             "a statically linked executable: the interposer is loaded with LD_PRELOAD, which such "
+                             "a program never reads, so nothing would be captured or emulated; link it against the "
+                             "shared MPI library (mpicc without -static)");
+  }
   check_capture_mode(o.capture);
   if (!o.accounting_call.empty() && !model::is_call_list(o.accounting_call)) {
     throw UsageError("--accounting-call " + o.accounting_call +
@@ -188,7 +195,8 @@ int run_program(const RunOptions& o) {
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
       warn_if_unsure(o.profile);
     } else {
-      std::cerr << "mheta run: the program finished but wrote no profile (see the interposer's messages above)\n";
+      std::cerr << "mheta run: the program finished but wrote no profile: the interposer's messages above say why; "
+                   "without any, the program never called MPI_Init\n";
     }
   }
   return kExitOk;

@@ -709,6 +709,11 @@ def cmd_run_errors(args):
                 fail("mheta run %s started the program despite the bad setting" % " ".join(extra))
             if "Traceback" in result.stderr or "terminate called" in result.stderr:
                 fail("mheta run %s crashed: %s" % (" ".join(extra), result.stderr))
+        if args.static_program:
+            result = run([args.mheta, "run", "-n", "2", "--", args.static_program, marker], check=False)
+            if result.returncode != 3 or "statically linked" not in result.stderr or os.path.exists(marker):
+                fail("mheta run of a statically linked program exited %d (expected 3, not started): %s" %
+                     (result.returncode, result.stderr))
         # Counts out of range are command-line errors that say the range.
         for extra, words in ((["-n", "0"], "from 1 to 2147483647"),
                              (["-n", "2", "--rows", "99999999999999999999"], "from 1 to 9223372036854775807")):
@@ -802,6 +807,7 @@ def main():
     parser.add_argument("--preset", default="HY1", help="virtual-app, run-compute: the emulation")
     parser.add_argument("--clock", choices=["virtual", "wall"], default="virtual", help="emulation: MHETA_CLOCK")
     parser.add_argument("--says-once", default="", help="unchanged: text ranks print at most once each on stderr")
+    parser.add_argument("--static-program", help="run-errors: a statically linked program, refused before it starts")
     argv = sys.argv[1:]
     program = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
