@@ -1,6 +1,7 @@
 #include "interpose/call.hpp"
 
 #include <iterator>
+#include <string_view>
 
 namespace mheta::interpose {
 
@@ -20,6 +21,26 @@ Category fn_category(Fn fn) {
 #undef MHETA_MPI
   };
   return kCategories[static_cast<int>(fn)];
+}
+
+bool collective_file_io(Fn fn) {
+  switch (fn_category(fn)) {
+    case Category::file_open:
+    case Category::file_close:
+    case Category::file_sync:
+    case Category::file_split_read:
+    case Category::file_split_write:
+      return true;
+    case Category::file_read:
+    case Category::file_write:
+    case Category::file_iread:
+    case Category::file_iwrite: {
+      const std::string_view name = fn_name(fn);
+      return name.find("_all") != std::string_view::npos || name.find("_ordered") != std::string_view::npos;
+    }
+    default:
+      return false;
+  }
 }
 
 Fn fn_base(Fn fn) {

@@ -72,6 +72,10 @@ enum class Fn {
 
 const char* fn_name(Fn fn);  // "MPI_Send", ...
 Category fn_category(Fn fn);  // its line's category in mpi_functions.def
+// Whether every rank of the file's communicator makes the call: opening,
+// closing and syncing a file, the `_all` and `_ordered` reads and writes
+// (blocking, non-blocking and split).
+bool collective_file_io(Fn fn);
 // The function a large-count twin is of (Fn::Send for Fn::Send_c); any
 // other function is its own.
 Fn fn_base(Fn fn);

@@ -30,7 +30,7 @@ PeriodDetector::PeriodDetector()
       kind_counts_(kKinds, 0),
       followed_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
-void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
+void PeriodDetector::observe(std::uint64_t signature, int kind, double time, bool collective_io) {
   const std::int64_t i = calls_;
   signatures_[at(i)] = signature;
   kinds_[at(i)] = kind;
@@ -68,6 +68,9 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time) {
       }
       c.run = 0;
     }
+    // A checkpoint in the loop's break (the call that broke it, or one
+    // before it resumed) is work of an outer loop's (better()).
+    if (collective_io && c.loop.id != 0 && c.break_at >= 0) c.loop.collective_io_in_breaks = true;
     // A loop whose calls have not resumed within kResumeWithin periods of
     // its break is over (best_ keeps it if it took the most time).
     if (c.break_at >= 0 && (i - c.run) - c.break_at > static_cast<std::int64_t>(kResumeWithin) * c.period) {
@@ -182,7 +185,8 @@ bool PeriodDetector::better(const Loop& a, const Loop& b) const {
   if (std::abs(a.seconds() - b.seconds()) > kSameTime * most) return a.seconds() > b.seconds();
   if (a.period == b.period) return a.seconds() > b.seconds();
   const Loop& inner = a.period < b.period ? a : b;
-  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * inner.breaks;
+  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * inner.breaks &&
+                          !inner.collective_io_in_breaks;
   return occasional ? &inner == &a : &inner != &a;
 }
 

@@ -34,8 +34,13 @@ class PeriodDetector {
   // Two loops whose times differ by less than this share took the same time
   // (an outer loop and the inner one it holds): the one with the longer
   // period wins, unless the shorter one runs on for kOccasional repetitions
-  // or more between its breaks: then the breaks are an occasional call in
-  // its body (a residual reduced every 25th iteration), not an outer loop.
+  // or more between its breaks and they hold no collective MPI-IO: then the
+  // breaks are an occasional call in its body (a residual reduced every 25th
+  // iteration), not an outer loop. A checkpoint written collectively every
+  // 25th step is the outer loop's work, which an iteration without it would
+  // leave out. (By the calls, not their time: every rank of the file's
+  // communicator makes them, so every rank decides alike, and the ranks'
+  // captures are of one loop.)
   static constexpr double kSameTime = 0.05;
   static constexpr int kOccasional = 20;
 
@@ -63,6 +68,7 @@ class PeriodDetector {
     double end_time = 0;           // when its last call ended
     Boundary boundary;
     std::int64_t breaks = 0;  // times it broke off and resumed
+    bool collective_io_in_breaks = false;  // a call of collective MPI-IO while it was broken off
     std::int64_t repetitions() const { return period > 0 ? fit_calls / period : 0; }
     double seconds() const { return end_time - start_time; }
   };
@@ -71,8 +77,8 @@ class PeriodDetector {
 
   // One call that ended at `time` (seconds): `signature` identifies it
   // (function, peer, ...); `kind` is its function (what iterations are
-  // counted by).
-  void observe(std::uint64_t signature, int kind, double time);
+  // counted by); `collective_io`: collective MPI-IO (kOccasional).
+  void observe(std::uint64_t signature, int kind, double time, bool collective_io = false);
 
   // The loop the calls are in now (nullptr: none). Of several (p and 2p, an
   // inner and an outer loop), the one whose current stretch is longest.

@@ -237,6 +237,26 @@ TEST(PeriodDetector, FourInnerLoopsOfOnePeriodMakeAnOuterLoop) {
   EXPECT_EQ(r.d.best().boundary.per_period, 16);
 }
 
+// A checkpoint written collectively every 25th step: the inner loop runs
+// on for 24 repetitions between its breaks, as with a residual reduced now
+// and then, but an iteration without the writes would leave out work every
+// rank does: the 25 steps with their checkpoint are the loop. The same
+// break by a call of no collective MPI-IO stays an occasional call.
+TEST(PeriodDetector, ACollectiveCheckpointInTheBreaksIsTheOuterLoops) {
+  for (const bool checkpoint : {false, true}) {
+    Rank r;
+    for (int step = 1; step <= 150; ++step) {
+      r.calls({1, 1, 2, 2, 3}, kMs);  // halos both ways for each colour, the residual
+      if (step % 25 == 0) {
+        r.now += kMs;
+        r.d.observe(9, 9, r.now, checkpoint);
+      }
+    }
+    EXPECT_EQ(r.d.best().period, checkpoint ? 126 : 5) << checkpoint;
+    EXPECT_GT(r.d.best().seconds(), 0.8 * r.now) << checkpoint;
+  }
+}
+
 // Every call twice an iteration (a halo exchange whose sends and receives
 // come in mirrored order): found from the call before last.
 TEST(PeriodDetector, EveryCallTwiceAnIteration) {
