@@ -12,7 +12,7 @@ c     Usage: bt_faces ITERATIONS
       integer lx, ly, west, east, south, north, req(4)
       integer st(MPI_STATUS_SIZE,4)
       integer rreq, sreq
-      parameter (n = 512)
+      parameter (n = 1024)
       double precision u(0:n+1,0:n+1), rhs(0:n+1,0:n+1)
       double precision sbuf(4*n), rbuf(4*n), line(n), rl(n)
       double precision resid, tsum, t0, t1, el, mx
