@@ -65,5 +65,6 @@ int main(int argc, char **argv) {
   MPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) printf("result sum %.10e\nloop: %d iterations, %f s, %e s per iteration\n", all, steps, mx, mx / steps);
+  free(u); free(cp); free(dp);
   MPI_Finalize(); return 0;
 }

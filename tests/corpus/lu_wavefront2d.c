@@ -87,5 +87,6 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nz; k++) for (int j = 1; j <= ly; j++) for (int i = 1; i <= lx; i++) s += U(u, i, j, k);
   MPI_Reduce(&s, &all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   if (rank == 0) printf("result norm %.10e\nresult usum %.10e\nloop: %d iterations, %f s, %e s per iteration\n", norm, all, itmax, mx, mx / itmax);
+  free(u); free(rsd); free(bufx); free(bufy); free(line);
   MPI_Finalize(); return 0;
 }

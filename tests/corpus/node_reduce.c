@@ -44,5 +44,6 @@ int main(int argc, char **argv) {
   double el = MPI_Wtime() - t0, mx;
   MPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) printf("result norm %.10e\nloop: %d iterations, %f s, %e s per iteration\n", norm, steps, mx, mx / steps);
+  free(u); free(v);
   MPI_Finalize(); return 0;
 }

@@ -46,5 +46,6 @@ int main(int argc, char **argv) {
   MPI_File_close(&fh);
   MPI_Reduce(&el, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) printf("result steps %d\nresult residual %.10e\nloop: %d iterations, %f s, %e s per iteration\n", step, res, step, mx, mx / step);
+  free(u);
   MPI_Finalize(); return 0;
 }

@@ -35,5 +35,6 @@ int main(int argc, char** argv) {
     printf("checksum %.12e\n", total);
     fflush(stdout);
   }
+  free(u);
   exit(0);
 }
