@@ -118,7 +118,7 @@ std::int64_t iterations_counted() {
 // says so and exits as it would have; an error exit (status not 0) does
 // not wait at all. MPICH's launcher ends the other processes of a job as
 // soon as one exits without MPI_Finalize, so the ranks meet again once rank
-// 0 has written.
+// 0 has written, and then finalize.
 MPI_Comm g_exit_comm = MPI_COMM_NULL;
 
 bool every_rank_at_exit(double wait_s) {
@@ -157,8 +157,14 @@ void finish_at_exit(int status, void*) {
   rt.finish();
   rewrite_profile_with_run_iterations(iterations_counted(), rt.settings());
   // The launcher ends every process of the job once one has exited without
-  // MPI_Finalize: no rank leaves before rank 0 has written.
-  every_rank_at_exit(wait);
+  // MPI_Finalize: no rank leaves before rank 0 has written, and once all
+  // are here MPI is finalized for the program, so that the launcher does
+  // not kill the ranks still exiting (with it, a job whose ranks all meet
+  // here ends as one that finalized; without it, MPICH's launcher reported
+  // some of them killed, exit 9).
+  if (!every_rank_at_exit(wait)) return;
+  PMPI_Comm_free(&g_exit_comm);
+  PMPI_Finalize();
 }
 
 void finish_also_at_exit() {
