@@ -15,7 +15,7 @@ namespace {
 std::string resolve(const std::string& program) {
   if (program.find('/') != std::string::npos) return program;
   const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "";
+  const std::string dirs = path != nullptr ? path : "";
   std::size_t start = 0;
   while (start <= dirs.size()) {
     const std::size_t end = std::min(dirs.find(':', start), dirs.size());

@@ -4,7 +4,6 @@
 // linked executable never reads, so such a program would run unwatched (no
 // capture, no emulation, no profile) without a word.
 #include <string>
-#include <vector>
 
 namespace mheta::cli {
 

@@ -170,8 +170,7 @@ void AccountingService::after_call(Runtime& rt, Fn) {
   // is the first.
   if (boundary_generation() != generation_) {
     generation_ = boundary_generation();
-    iterations_.clear();
-    queued_.clear();
+    drop_records();
     skipped_ = counted;
   }
   end_iteration(rt, t, Boundary::call);
@@ -204,10 +203,7 @@ void AccountingService::on_pcontrol(Runtime& rt, int level) {
 // (as the run's iteration count does, lifecycle.cpp): records of a source
 // that gives way are dropped, and the iteration so far is its first.
 void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
-  if (source != boundary_ && boundary_ != Boundary::none) {
-    iterations_.clear();
-    queued_.clear();
-  }
+  if (source != boundary_ && boundary_ != Boundary::none) drop_records();
   boundary_ = source;
   virtual_ = virtual_ && rt.clock().on();
   current_.total_s = since(iteration_start_, t);
@@ -217,6 +213,11 @@ void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
   current_ = {};
   iteration_start_ = t;
   queued_start_ = queued;
+}
+
+void AccountingService::drop_records() {
+  iterations_.clear();
+  queued_.clear();
 }
 
 // Collective at MPI_Finalize: rank 0 gathers every rank's records and

@@ -49,6 +49,9 @@ class AccountingService final : public Service {
   double now(Runtime& rt) const;
   static double since(double start, double t);
   bool on_my_thread() const { return std::this_thread::get_id() == thread_; }
+  // The records so far are of iterations that do not count (another
+  // source, another loop's boundary).
+  void drop_records();
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
   // An iteration ended at `t`, told by `source`. The first record starts at

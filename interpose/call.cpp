@@ -1,5 +1,6 @@
 #include "interpose/call.hpp"
 
+#include <array>
 #include <iterator>
 #include <string_view>
 
@@ -23,7 +24,9 @@ Category fn_category(Fn fn) {
   return kCategories[static_cast<int>(fn)];
 }
 
-bool collective_file_io(Fn fn) {
+namespace {
+
+bool collective_file_io_by_name(Fn fn) {
   switch (fn_category(fn)) {
     case Category::file_open:
     case Category::file_close:
@@ -41,6 +44,18 @@ bool collective_file_io(Fn fn) {
     default:
       return false;
   }
+}
+
+}  // namespace
+
+// Asked at every call automatic detection sees: the names are read once.
+bool collective_file_io(Fn fn) {
+  static const std::array<bool, static_cast<std::size_t>(Fn::count_)> kCollective = [] {
+    std::array<bool, static_cast<std::size_t>(Fn::count_)> table{};
+    for (std::size_t f = 0; f < table.size(); ++f) table[f] = collective_file_io_by_name(static_cast<Fn>(f));
+    return table;
+  }();
+  return kCollective[static_cast<std::size_t>(fn)];
 }
 
 Fn fn_base(Fn fn) {

@@ -5,7 +5,6 @@
 #include <mpi.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,9 +12,9 @@
 #include <mheta/environment.hpp>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "interpose/boundary_counter.hpp"
+#include "interpose/clock.hpp"
 #include "interpose/emulation_config.hpp"
 #include "interpose/engaged.hpp"
 #include "interpose/export.hpp"
@@ -23,6 +22,7 @@
 #include "interpose/pmpi_redirect.hpp"
 #include "interpose/profile_output.hpp"
 #include "interpose/runtime.hpp"
+#include "interpose/sleep_wait.hpp"
 
 namespace mheta::interpose {
 namespace {
@@ -124,14 +124,7 @@ MPI_Comm g_exit_comm = MPI_COMM_NULL;
 bool every_rank_at_exit(double wait_s) {
   MPI_Request meeting = MPI_REQUEST_NULL;
   if (PMPI_Ibarrier(g_exit_comm, &meeting) != MPI_SUCCESS) return false;
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
-  for (;;) {
-    int met = 0;
-    if (PMPI_Test(&meeting, &met, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
-    if (met != 0) return true;
-    if (std::chrono::steady_clock::now() > give_up) return false;  // the request is left: the process ends
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  return completes_by(meeting, now_s() + wait_s);  // one not met is left: the process ends
 }
 
 void finish_at_exit(int status, void*) {

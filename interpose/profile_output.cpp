@@ -12,6 +12,7 @@
 #include "interpose/clock.hpp"
 #include "interpose/period_alignment.hpp"
 #include "interpose/row_weights_file.hpp"
+#include "interpose/sleep_wait.hpp"
 #include "interpose/window_transfers.hpp"
 #include "model/format_error.hpp"
 #include "model/text_file.hpp"
@@ -160,19 +161,6 @@ void start_profile_gather(MPI_Comm comm, RankRecord record, ProfileGather& g) {
 
 namespace {
 
-// Whether `request` completes by `deadline` (now_s()), polled with sleeps:
-// the progress it needs is made by the tests.
-bool completes(MPI_Request& request, double deadline) {
-  double pause = 2e-6;
-  for (;;) {
-    int done = 0;
-    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return true;
-    if (now_s() >= deadline) return false;
-    sleep_s(pause);
-    pause = std::min(1e-3, pause * 2);
-  }
-}
-
 // Rank 0, every record gathered: the profile assembled and written.
 // Returns whether it was.
 int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
@@ -219,7 +207,7 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
 bool advance_profile_gather(ProfileGather& g, const Settings& settings, double seconds) {
   const double deadline = now_s() + seconds;
   if (g.rank == 0 && !g.records_posted) {
-    if (!completes(g.lengths_gathered, deadline)) return false;
+    if (!completes_by(g.lengths_gathered, deadline)) return false;
     g.displacements.resize(g.lengths.size());
     std::size_t total = 0;
     for (std::size_t i = 0; i < g.lengths.size(); ++i) {
@@ -232,12 +220,12 @@ bool advance_profile_gather(ProfileGather& g, const Settings& settings, double s
     g.records_posted = true;
   }
   if (g.rank == 0 && !g.answer_posted) {
-    if (!completes(g.records_gathered, deadline)) return false;
+    if (!completes_by(g.records_gathered, deadline)) return false;
     g.written = write_gathered_profile(g, settings);
     PMPI_Ibcast(&g.written, 1, MPI_INT, 0, g.comm, &g.answered);
     g.answer_posted = true;
   }
-  if (!completes(g.answered, deadline)) return false;
+  if (!completes_by(g.answered, deadline)) return false;
   // A rank other than 0 learns only now that its lengths' and records'
   // gathers ended; they did before the answer was sent.
   PMPI_Wait(&g.lengths_gathered, MPI_STATUS_IGNORE);

@@ -5,12 +5,12 @@
 // (service.hpp, services.cpp), which the core calls at fixed points.
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <atomic>
 #include <mutex>
-#include <thread>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 

@@ -24,6 +24,17 @@ int poll_with_sleeps(FunctionRef<int(int* done)> test) {
   }
 }
 
+bool completes_by(MPI_Request& request, double deadline) {
+  double pause = kFirstSleep;
+  for (;;) {
+    int done = 0;
+    if (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return true;
+    if (now_s() >= deadline) return false;
+    sleep_s(pause);
+    pause = std::min(1e-3, pause * 2);
+  }
+}
+
 int sleep_wait(FunctionRef<int(MPI_Request*)> nonblocking, MPI_Status* status) {
   MPI_Request request = MPI_REQUEST_NULL;
   const int rc = nonblocking(&request);

@@ -13,6 +13,11 @@ namespace mheta::interpose {
 // sleeping between polls with a backoff capped at kMaxSleep.
 int poll_with_sleeps(FunctionRef<int(int* done)> test);
 
+// Whether `request` completes by `deadline` (now_s()), polled with sleeps
+// (backing off to 1 ms): the progress it needs is made by the tests. A
+// request that does not is left as it is.
+bool completes_by(MPI_Request& request, double deadline);
+
 // Issues `nonblocking` and polls its request to completion.
 int sleep_wait(FunctionRef<int(MPI_Request*)> nonblocking, MPI_Status* status);
 
