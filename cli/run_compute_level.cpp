@@ -7,6 +7,7 @@
 #include <iostream>
 #include <vector>
 
+#include "model/compute_variation.hpp"
 #include "model/in_core_compute.hpp"
 
 namespace mheta::cli {
@@ -62,7 +63,9 @@ void record_run_compute(const std::filesystem::path& profile_path, const std::fi
     const model::Accounting run = model::read_accounting(accounting_path);
     if (!same_iterations(capture, run.boundary)) return;
     model::Profile profile = model::read_profile(profile_path);
-    const int ranks = model::record_in_core_compute(profile, run) - forget_ranks_of_another_loop(profile, run);
+    const int recorded = model::record_in_core_compute(profile, run);
+    const int forgotten = forget_ranks_of_another_loop(profile, run);
+    const int ranks = recorded - forgotten;
     if (ranks <= 0) {
       std::cerr << "mheta run: no rank's records hold the captured iterations (another number of them): the "
                    "profile keeps the captured compute\n";
@@ -75,10 +78,14 @@ void record_run_compute(const std::filesystem::path& profile_path, const std::fi
                 << *low << "-" << *high << "x the captured): the profile keeps the captured compute\n";
       return;
     }
+    // Only from records that are all of the captured loop.
+    const std::size_t samples = forgotten == 0 ? model::record_compute_variation(profile, run) : 0;
     model::write_profile(profile_path, profile);
     std::cerr << "mheta run: in-core compute of " << ranks << " of " << profile.rank_count()
               << " ranks from the median of the run's iterations (" << *low << "-" << *high
-              << "x the captured periods')\n";
+              << "x the captured periods')";
+    if (samples > 0) std::cerr << ", its variation from " << samples << " of them";
+    std::cerr << "\n";
   } catch (const std::exception& error) {
     std::cerr << "mheta run: warning: the profile keeps the captured compute (" << error.what() << ")\n";
   }

@@ -41,6 +41,7 @@
 #include "model/accounting.hpp"
 #include "model/cluster.hpp"
 #include "model/gen_block.hpp"
+#include "model/compute_variation.hpp"
 #include "model/in_core_compute.hpp"
 #include "model/model.hpp"
 #include "model/profile.hpp"
@@ -267,7 +268,11 @@ class Validation {
     fs::remove_all(data);
     if (!fs::exists(partial)) throw ProgramFailed("the program wrote no profile; see " + (work_ / "logs").string());
     model::Profile profile = model::read_profile(partial);
-    if (fs::exists(records)) model::record_in_core_compute(profile, model::read_accounting(records));
+    if (fs::exists(records)) {
+      const model::Accounting run = model::read_accounting(records);
+      model::record_in_core_compute(profile, run);
+      model::record_compute_variation(profile, run);
+    }
     const fs::path kept = work_ / ("profile.capture" + std::to_string(k + 1) + ".json");
     model::write_profile(kept, profile);
     fs::remove(partial);

@@ -54,6 +54,7 @@ Model::Model(const Profile& profile, const Cluster& cluster)
     op_rank_.resize(ops_.size(), r);
   }
   for (int r = 0; r < ranks_; ++r) ranks_without_ops_ += op_begin_[static_cast<std::size_t>(r)] == op_begin_[static_cast<std::size_t>(r) + 1];
+  compile_compute_variation(profile);
   compile_collectives();
   compile_messages();
   compile_completions();
@@ -61,6 +62,22 @@ Model::Model(const Profile& profile, const Cluster& cluster)
   // now, on the distribution it was instrumented with.
   Workspace workspace(*this);
   evaluate(captured_rows_, workspace, nullptr);
+}
+
+// Sample by sample (docs/model.md, "Compute that varies from iteration to
+// iteration"); the reader checked that every rank has as many.
+void Model::compile_compute_variation(const Profile& profile) {
+  const std::size_t samples = profile.ranks.front().compute_variation.size();
+  for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
+    if (profile.ranks[r].compute_variation.size() != samples) {
+      throw ModelError("rank " + std::to_string(r) + "'s compute_variation has " +
+                       std::to_string(profile.ranks[r].compute_variation.size()) + " samples, rank 0's " +
+                       std::to_string(samples));
+    }
+  }
+  for (std::size_t k = 0; k < samples; ++k) {
+    for (const RankProfile& rank : profile.ranks) compute_variation_.push_back(rank.compute_variation[k]);
+  }
 }
 
 double Model::work_of_rows(std::int64_t first_row, std::int64_t rows) const {
@@ -472,6 +489,7 @@ Workspace::Workspace(const Model& model)
       reached(model.handshakes_ > 0 ? model.ops_.size() : 0),
       reached_node(model.handshakes_ > 0 ? model.ops_.size() : 0),
       link(static_cast<std::size_t>(model.ranks_)),
+      base_scale(static_cast<std::size_t>(model.ranks_)),
       previous_clock(static_cast<std::size_t>(model.ranks_)),
       previous_link(static_cast<std::size_t>(model.ranks_)),
       window_clock(static_cast<std::size_t>(model.ranks_)),

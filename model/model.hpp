@@ -226,6 +226,7 @@ class Model {
   };
 
   void compile_rank(int rank, const Profile& profile);
+  void compile_compute_variation(const Profile& profile);
   void add_program_io(Block& block, int rank, const StageIo& io, bool per_row) const;
   Slowdown normalization(int rank, const RankProfile& captured, const Node& node);
   void compile_collectives();
@@ -278,6 +279,10 @@ class Model {
   double common_shift(std::span<const std::int64_t> rows, const Workspace& ws) const;
   double repeated_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
                              Prediction* detail) const;
+  void varying_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                          Prediction& detail) const;
+  void scale_compute(std::span<const std::int64_t> rows, Workspace& ws, std::span<const double> base,
+                     const double* factors) const;
   enum class View { repeated, first, first_timeline };
   double evaluate(std::span<const std::int64_t> rows, Workspace& ws, Prediction* detail, View view = View::repeated,
                   double limit = kNoLimit) const;
@@ -298,6 +303,9 @@ class Model {
   std::vector<double> captured_work_;
   std::vector<double> compute_per_work_;
   std::vector<double> in_core_compute_ratio_;  // per rank (in_core_compute.hpp)
+  // The profile's compute_variation, sample by sample: [sample * ranks_ +
+  // rank] (compute_variation.hpp); empty when it has none.
+  std::vector<double> compute_variation_;
   std::vector<int> unnormalized_ranks_;  // captured without rates, predicted on a node with them
   std::vector<RankVariable> rank_variables_;  // ranks_ x variables_
   std::vector<Op> ops_;
@@ -369,6 +377,9 @@ class Workspace {
   // Per rank: when its link has put out every message it posted so far
   // (one at a time, in post order).
   std::vector<double> link;
+  // Per rank, the compute scale of the rows evaluated, while
+  // varying_iterations scales it iteration by iteration.
+  std::vector<double> base_scale;
   // Per rank, the iterations after the first (repeated_iterations): clock
   // and link where the iteration before began, the clock where the window
   // of the mean began, and the terms of one iteration and of the window.

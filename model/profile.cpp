@@ -41,6 +41,7 @@ class ProfileReader {
                            std::to_string(p.distribution.ranks()));
     }
     for (std::size_t r = 0; r < ranks.size(); ++r) p.ranks.push_back(read_rank(ranks[r], r, p));
+    check_compute_variation(p);
     return p;
   }
 
@@ -264,6 +265,13 @@ class ProfileReader {
     if (f_.optional_member(rank, "in_core_compute_s", path)) {
       rp.in_core_compute_s = f_.non_negative(rank, "in_core_compute_s", path);
     }
+    if (const Json* variation = f_.optional_member(rank, "compute_variation", path)) {
+      const std::string variation_path = field_path(path, "compute_variation");
+      if (!variation->is_array() || variation->empty()) f_.fail(variation_path, "must be a non-empty array of numbers");
+      for (std::size_t k = 0; k < variation->size(); ++k) {
+        rp.compute_variation.push_back(f_.non_negative_value((*variation)[k], index_path(variation_path, k)));
+      }
+    }
     const Json& sections = f_.array(rank, "sections", path);
     for (std::size_t s = 0; s < sections.size(); ++s) {
       const std::string section_path = index_path(field_path(path, "sections"), s);
@@ -282,6 +290,18 @@ class ProfileReader {
     }
     check_completions(rp, path);
     return rp;
+  }
+
+  // Each sample is one iteration of the run on every rank: as many on each.
+  void check_compute_variation(const Profile& p) {
+    const std::size_t samples = p.ranks.front().compute_variation.size();
+    for (std::size_t r = 1; r < p.ranks.size(); ++r) {
+      if (p.ranks[r].compute_variation.size() != samples) {
+        f_.fail(field_path(index_path("ranks", r), "compute_variation"),
+                "has " + std::to_string(p.ranks[r].compute_variation.size()) + " samples but rank 0's has " +
+                    std::to_string(samples) + ": every rank's are the same iterations of the run");
+      }
+    }
   }
 
   JsonFields f_;
@@ -358,6 +378,7 @@ Json profile_to_json(const Profile& p) {
     Json rank = {{"rank", r}, {"host", rp.host}, {"memory_budget_bytes", rp.memory_budget_bytes}};
     if (rp.slowdown) rank["slowdown"] = slowdown_to_json(*rp.slowdown);
     if (rp.in_core_compute_s) rank["in_core_compute_s"] = *rp.in_core_compute_s;
+    if (!rp.compute_variation.empty()) rank["compute_variation"] = rp.compute_variation;
     rank["sections"] = std::move(sections);
     ranks.push_back(std::move(rank));
   }

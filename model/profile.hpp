@@ -119,6 +119,12 @@ struct RankProfile {
   // Absent when the rank never ran in core, or the profile was written
   // without it: the captured, out-of-core compute is then used in core too.
   std::optional<double> in_core_compute_s;
+  // How the rank's compute varied from one iteration to the next in the
+  // capture run: its compute in a sample of the run's iterations over its
+  // median, the same iterations on every rank, in the run's order
+  // (model/compute_variation.hpp). Empty when not recorded; otherwise as
+  // long on every rank.
+  std::vector<double> compute_variation;
   std::vector<Section> sections;
 };
 

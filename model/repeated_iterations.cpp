@@ -165,4 +165,60 @@ double Model::repeated_iterations(std::span<const std::int64_t> rows, Workspace&
   return period;
 }
 
+// Every rank's compute scale `base` times its factor in `factors` (null:
+// 1), and its blocks' own times with it.
+void Model::scale_compute(std::span<const std::int64_t> rows, Workspace& ws, std::span<const double> base,
+                          const double* factors) const {
+  for (int r = 0; r < ranks_; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    ws.scale[ri] = base[ri] * (factors != nullptr ? factors[ri] : 1.0);
+    for (int i = op_begin_[ri]; i < op_begin_[ri + 1]; ++i) {
+      const Op& op = ops_[static_cast<std::size_t>(i)];
+      if (op.kind == OpKind::block) {
+        ws.op_seconds[static_cast<std::size_t>(i)] = own_seconds(r, op, rows[ri], ws.scale[ri], ws.plans[ri]);
+      }
+    }
+  }
+}
+
+// The iterations as the capture run's varied (docs/model.md, "Compute that
+// varies from iteration to iteration"): one iteration from a common start,
+// with the last sample's compute, for the program to settle, then one
+// iteration per sample, each rank's compute scaled by its factor in it,
+// each from where the one before left the ranks. The iteration is the
+// largest of the ranks' mean times over the samples; each rank's terms
+// are its means. Where every iteration ends in a collective, that is the
+// mean over the samples of the slowest rank's time to it, where the
+// replay of the median compute took the slowest median.
+void Model::varying_iterations(std::span<const std::int64_t> rows, Workspace& ws, const Routes& routes,
+                               Prediction& detail) const {
+  const std::size_t n = static_cast<std::size_t>(ranks_);
+  const std::size_t samples = compute_variation_.size() / n;
+  std::copy(ws.scale.begin(), ws.scale.end(), ws.base_scale.begin());
+  std::fill(ws.clock.begin(), ws.clock.end(), 0.0);
+  std::fill(ws.link.begin(), ws.link.end(), 0.0);
+  scale_compute(rows, ws, ws.base_scale, &compute_variation_[(samples - 1) * n]);
+  replay_iteration(rows, ws, routes, nullptr, nullptr);
+  std::copy(ws.clock.begin(), ws.clock.end(), ws.window_clock.begin());
+  std::fill(ws.window_terms.begin(), ws.window_terms.end(), RankBreakdown{});
+  for (std::size_t k = 0; k < samples; ++k) {
+    scale_compute(rows, ws, ws.base_scale, &compute_variation_[k * n]);
+    std::fill(ws.iteration_terms.begin(), ws.iteration_terms.end(), RankBreakdown{});
+    replay_iteration(rows, ws, routes, ws.iteration_terms.data(), nullptr);
+    for (std::size_t r = 0; r < n; ++r) add_terms(ws.window_terms[r], ws.iteration_terms[r]);
+  }
+  scale_compute(rows, ws, ws.base_scale, nullptr);  // the workspace's costs are the rows' again
+  const double count = static_cast<double>(samples);
+  double iteration = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    // As common_shift: a rank that does nothing is left out.
+    if (op_begin_[r] == op_begin_[r + 1] || (rows[r] == 0 && collective_ops_.empty())) continue;
+    const double pace = (ws.clock[r] - ws.window_clock[r]) / count;
+    iteration = std::max(iteration, pace);
+    set_terms(detail.ranks[r], ws.window_terms[r], 1 / count);
+    detail.ranks[r].total_s = pace;
+  }
+  detail.iteration_s = iteration;
+}
+
 }  // namespace mheta::model

@@ -857,22 +857,29 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   detail->slowest_rank = bottleneck_rank(detail->ranks);
   detail->first_iteration_s = slowest;
   if (forward_only_) {
-    if (view == View::repeated) {
-      steady_state(rows, ws, any_empty, *detail);
-    } else {
+    if (view != View::repeated) {
       detail->iteration_s = pipeline_pace(rows, ws, any_empty);  // the pace the first iteration is followed at
+      return detail->iteration_s;
     }
-    return detail->iteration_s;
+    steady_state(rows, ws, any_empty, *detail);
+  } else {
+    // The iterations that follow the first, at their own pace; predict()'s
+    // breakdown is theirs. From the tape's times, as in a search.
+    if (taped) clock_from_tape(ws);
+    const double exact = period(rows, ws, taped);
+    const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
+    const double replayed =
+        steady ? exact : repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
+    detail->iteration_s = exact >= 0 ? exact : replayed;
+    if (view != View::repeated) return detail->iteration_s;
   }
-  // The iterations that follow the first, at their own pace; predict()'s
-  // breakdown is theirs. From the tape's times, as in a search.
-  if (taped) clock_from_tape(ws);
-  const double exact = period(rows, ws, taped);
-  const bool steady = view == View::repeated && ws.biased && steady_iteration(rows, ws, routes, *detail);
-  const double replayed =
-      steady ? exact : repeated_iterations(rows, ws, routes, view == View::repeated ? detail : nullptr);
-  detail->iteration_s = exact >= 0 ? exact : replayed;
-  if (view == View::repeated) detail->slowest_rank = bottleneck_rank(detail->ranks);
+  // A prediction's iteration is the mean of the run's, whose compute
+  // varies: a search compares distributions by the replay of the median
+  // compute alone (docs/model.md, "Compute that varies from iteration to
+  // iteration").
+  if (!compute_variation_.empty()) varying_iterations(rows, ws, routes, *detail);
+  // A pipeline's is the busiest stage (steady_state), unless varied.
+  if (!forward_only_ || !compute_variation_.empty()) detail->slowest_rank = bottleneck_rank(detail->ranks);
   return detail->iteration_s;
 }
 

@@ -78,6 +78,21 @@ TEST(ProfileFormat, InCoreComputeIsOptionalAndChecked) {
   EXPECT_THROW(parse_profile(negative.dump(), "profile.json"), FormatError);
 }
 
+TEST(ProfileFormat, ComputeVariationIsOptionalAndAsLongOnEveryRank) {
+  Profile with = valid_profile();
+  for (RankProfile& rank : with.ranks) rank.compute_variation = {1.0, 1.25, 0.75};
+  const Json doc = profile_to_json(with);
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  EXPECT_EQ(back.ranks[1].compute_variation, (std::vector<double>{1.0, 1.25, 0.75}));
+  EXPECT_TRUE(parse_profile(profile_to_json(valid_profile()).dump(), "p.json").ranks[0].compute_variation.empty());
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][1]["compute_variation"] = {1.0, 2.0}; }).where(),
+            "ranks[1].compute_variation");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["compute_variation"] = {1.0, -2.0}; }).where(),
+            "ranks[0].compute_variation[1]");
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["compute_variation"] = Json::array(); }).where(),
+            "ranks[0].compute_variation");
+}
+
 TEST(ProfileFormat, UnknownClock) {
   EXPECT_EQ(error_after([](Json& d) { d["clock"] = "sundial"; }).where(), "clock");
 }
