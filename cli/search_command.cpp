@@ -117,11 +117,15 @@ int run_search_command(const SearchCommandOptions& o) {
   std::snprintf(header, sizeof header, "  %-12s %14s %14s %10s\n", "distribution", "per iteration", run_title.c_str(),
                 "vs found");
   out << header;
+  // Against the found distribution's prediction, which may add the
+  // variation of the compute to what the search compared (docs/model.md,
+  // "Compute that varies from iteration to iteration").
+  const model::Prediction found = model.predict(result.dist.rows, workspace);
   for (search::Canonical c : search::kCanonicals) {
     const model::GenBlock dist = search::canonical_distribution(model, bounds, c);
-    print_row(out, std::string(search::canonical_name(c)), model.predict(dist.rows, workspace), result.iteration_s);
+    print_row(out, std::string(search::canonical_name(c)), model.predict(dist.rows, workspace), found.iteration_s);
   }
-  print_row(out, "found", model.predict(result.dist.rows, workspace), result.iteration_s);
+  print_row(out, "found", found, found.iteration_s);
   out << "\n  " << result.detail << "\n  " << result.evaluations << " model evaluations in "
       << human_seconds(result.search_s) << "\n  wrote " << (o.output == "-" ? "standard output" : o.output) << "\n";
   return kExitOk;
