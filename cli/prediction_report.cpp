@@ -21,6 +21,13 @@ void print_prediction_table(std::ostream& out, const model::Prediction& p) {
   std::snprintf(line, sizeof line, "predicted iteration  %.6f s  (%s)\n", p.iteration_s,
                 human_seconds(p.iteration_s).c_str());
   out << line;
+  if (p.typical_iteration_s != p.iteration_s) {
+    std::snprintf(line, sizeof line,
+                  "typical iteration    %.6f s  (%s: the median; the iteration above is the mean of the compute's "
+                  "variation)\n",
+                  p.typical_iteration_s, human_seconds(p.typical_iteration_s).c_str());
+    out << line;
+  }
   if (p.first_iteration_s != p.iteration_s) {
     std::snprintf(line, sizeof line, "first iteration      %.6f s  (%s: from a common start, then the iteration above)\n",
                   p.first_iteration_s, human_seconds(p.first_iteration_s).c_str());
@@ -64,6 +71,7 @@ model::Json prediction_to_json(const model::Prediction& p) {
   return {{"format", "mheta-prediction/1"},
           {"iteration_s", p.iteration_s},
           {"first_iteration_s", p.first_iteration_s},
+          {"typical_iteration_s", p.typical_iteration_s},
           {"iterations", p.iterations},
           {"run_s", p.run_s},
           {"slowest_rank", p.slowest_rank},

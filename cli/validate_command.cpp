@@ -318,7 +318,7 @@ class Validation {
       e.kind = kind;
       e.rows = dist.rows;
       const model::Prediction p = model.predict(dist.rows);
-      e.predicted_s = p.iteration_s;
+      e.predicted_s = p.typical_iteration_s;  // as the runs are measured: each rank's median
       e.prediction = prediction_to_json(p);
       results_.entries.push_back(std::move(e));
     };
@@ -350,7 +350,7 @@ class Validation {
         note("warning: " + results_.profile + ": " + warning);
       }
       const model::Prediction p = model.predict(e.rows);
-      e.predicted_s = p.iteration_s;
+      e.predicted_s = p.typical_iteration_s;  // as the runs are measured: each rank's median
       e.prediction = prediction_to_json(p);
       results_.entries.push_back(std::move(e));
     }

@@ -490,6 +490,7 @@ Workspace::Workspace(const Model& model)
       reached_node(model.handshakes_ > 0 ? model.ops_.size() : 0),
       link(static_cast<std::size_t>(model.ranks_)),
       base_scale(static_cast<std::size_t>(model.ranks_)),
+      sample_seconds(model.compute_variation_.size()),
       previous_clock(static_cast<std::size_t>(model.ranks_)),
       previous_link(static_cast<std::size_t>(model.ranks_)),
       window_clock(static_cast<std::size_t>(model.ranks_)),

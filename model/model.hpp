@@ -65,6 +65,11 @@ struct Prediction {
   // every rank's iteration; more where iterations overlap (a pipeline's
   // fill, latencies the next iteration hides).
   double first_iteration_s = 0;
+  // The typical iteration: with the compute's variation (docs/model.md,
+  // "Compute that varies from iteration to iteration"), the largest over
+  // the ranks of each one's median time per iteration, where iteration_s
+  // is the run's mean; without it, iteration_s.
+  double typical_iteration_s = 0;
   std::int64_t iterations = 0;
   double run_s = 0;  // run_seconds(*this, iterations) (the instrumented iteration is not counted apart)
   // The bottleneck: of the ranks finishing last, the one on the critical
@@ -378,8 +383,10 @@ class Workspace {
   // (one at a time, in post order).
   std::vector<double> link;
   // Per rank, the compute scale of the rows evaluated, while
-  // varying_iterations scales it iteration by iteration.
+  // varying_iterations scales it iteration by iteration, and there each
+  // rank's time in each sample ([sample * ranks + rank]).
   std::vector<double> base_scale;
+  std::vector<double> sample_seconds;
   // Per rank, the iterations after the first (repeated_iterations): clock
   // and link where the iteration before began, the clock where the window
   // of the mean began, and the terms of one iteration and of the window.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/accounting.hpp"  // median_of
 #include "model/model.hpp"
 
 namespace mheta::model {
@@ -203,22 +204,31 @@ void Model::varying_iterations(std::span<const std::int64_t> rows, Workspace& ws
   std::fill(ws.window_terms.begin(), ws.window_terms.end(), RankBreakdown{});
   for (std::size_t k = 0; k < samples; ++k) {
     scale_compute(rows, ws, ws.base_scale, &compute_variation_[k * n]);
+    std::copy(ws.clock.begin(), ws.clock.end(), ws.previous_clock.begin());
     std::fill(ws.iteration_terms.begin(), ws.iteration_terms.end(), RankBreakdown{});
     replay_iteration(rows, ws, routes, ws.iteration_terms.data(), nullptr);
-    for (std::size_t r = 0; r < n; ++r) add_terms(ws.window_terms[r], ws.iteration_terms[r]);
+    for (std::size_t r = 0; r < n; ++r) {
+      add_terms(ws.window_terms[r], ws.iteration_terms[r]);
+      ws.sample_seconds[k * n + r] = ws.clock[r] - ws.previous_clock[r];
+    }
   }
   scale_compute(rows, ws, ws.base_scale, nullptr);  // the workspace's costs are the rows' again
   const double count = static_cast<double>(samples);
   double iteration = 0;
+  double typical = 0;
+  std::vector<double> own(samples);
   for (std::size_t r = 0; r < n; ++r) {
     // As common_shift: a rank that does nothing is left out.
     if (op_begin_[r] == op_begin_[r + 1] || (rows[r] == 0 && collective_ops_.empty())) continue;
     const double pace = (ws.clock[r] - ws.window_clock[r]) / count;
     iteration = std::max(iteration, pace);
+    for (std::size_t k = 0; k < samples; ++k) own[k] = ws.sample_seconds[k * n + r];
+    typical = std::max(typical, median_of(own));
     set_terms(detail.ranks[r], ws.window_terms[r], 1 / count);
     detail.ranks[r].total_s = pace;
   }
   detail.iteration_s = iteration;
+  detail.typical_iteration_s = typical;
 }
 
 }  // namespace mheta::model

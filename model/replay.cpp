@@ -877,6 +877,7 @@ double Model::evaluate(std::span<const std::int64_t> rows, Workspace& ws, Predic
   // varies: a search compares distributions by the replay of the median
   // compute alone (docs/model.md, "Compute that varies from iteration to
   // iteration").
+  detail->typical_iteration_s = detail->iteration_s;
   if (!compute_variation_.empty()) varying_iterations(rows, ws, routes, *detail);
   // A pipeline's is the busiest stage (steady_state), unless varied.
   if (!forward_only_ || !compute_variation_.empty()) detail->slowest_rank = bottleneck_rank(detail->ranks);
@@ -912,6 +913,7 @@ Prediction Model::replay_view(std::span<const std::int64_t> rows, Workspace& wor
   Prediction prediction;
   prediction.ranks.resize(static_cast<std::size_t>(ranks_));
   evaluate(rows, workspace, &prediction, view);
+  if (view != View::repeated) prediction.typical_iteration_s = prediction.iteration_s;
   prediction.iterations = iterations_;
   prediction.run_s = run_seconds(prediction, iterations_);
   return prediction;

@@ -50,6 +50,10 @@ TEST(ComputeVariation, ASynchronizedIterationLastsAsLongAsItsSlowestRankInIt) {
   // Per sample, the slower of 0.2·x0 and 0.3·x1: 0.3, 0.4, 0.45, 0.3.
   const double slowest = (0.3 + 0.4 + 0.45 + 0.3) / 4;
   EXPECT_NEAR(varied.iteration_s, slowest + kAllreduce, 1e-12);
+  // Typically (each rank's median iteration, as validate measures runs):
+  // the median of those four.
+  EXPECT_NEAR(varied.typical_iteration_s, (0.3 + 0.4) / 2 + kAllreduce, 1e-12);
+  EXPECT_DOUBLE_EQ(median.typical_iteration_s, median.iteration_s);
   // Each rank's terms are its means over the samples.
   EXPECT_NEAR(varied.ranks[0].compute_s, 0.2 * (1 + 2 + 1 + 0.5) / 4, 1e-12);
   EXPECT_NEAR(varied.ranks[0].wait_s, (0.1 + 0 + 0.25 + 0.2) / 4, 1e-12);
