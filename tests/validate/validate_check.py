@@ -152,7 +152,9 @@ def check_results(doc, ranks, rows, repeat):
               (where, e["spread"], spread))
         check(close(e["error"], error_of(e["predicted"], e["actual"])),
               "%s: error %g is not |p-a|/min(p,a) of its numbers" % (where, e["error"]))
-        check(close(e["prediction"]["iteration_s"], e["predicted"]), "%s: prediction's iteration_s" % where)
+        # Its typical iteration, measured as the runs are (each rank's median).
+        check(close(e["prediction"]["typical_iteration_s"], e["predicted"]), "%s: prediction's typical_iteration_s" %
+              where)
         check(len(e["prediction"]["ranks"]) == ranks, "%s: per-rank breakdown" % where)
         check_attribution(e, ranks, where)
         # Generous: iterations of this tiny problem last microseconds to
