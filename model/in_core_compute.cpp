@@ -17,19 +17,31 @@ double captured_compute_s(const RankProfile& rank) {
 
 }  // namespace
 
-int record_in_core_compute(Profile& profile, const Accounting& run) {
+void require_same_ranks(const Profile& profile, const Accounting& run) {
   if (run.ranks.size() != profile.ranks.size()) {
     throw std::invalid_argument("the run's records have " + std::to_string(run.ranks.size()) +
                                 " ranks, the profile " + std::to_string(profile.ranks.size()));
   }
+}
+
+std::vector<double> in_core_compute_of(const std::vector<IterationTerms>& records) {
+  std::vector<double> in_core;
+  for (std::size_t k = 1; k < records.size(); ++k) {
+    if (records[k].io_s == 0 && records[k].compute_s > 0) in_core.push_back(records[k].compute_s);
+  }
+  return in_core;
+}
+
+bool runs_in_core(const std::vector<IterationTerms>& records) {
+  return static_cast<std::int64_t>(in_core_compute_of(records).size()) >= kMinInCoreIterations;
+}
+
+int record_in_core_compute(Profile& profile, const Accounting& run) {
+  require_same_ranks(profile, run);
   if (!profile.forced_out_of_core || run.clock != profile_clock_name(profile.clock)) return 0;
   int recorded = 0;
   for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
-    const std::vector<IterationTerms>& iterations = run.ranks[r];
-    std::vector<double> in_core;
-    for (std::size_t k = 1; k < iterations.size(); ++k) {
-      if (iterations[k].io_s == 0 && iterations[k].compute_s > 0) in_core.push_back(iterations[k].compute_s);
-    }
+    std::vector<double> in_core = in_core_compute_of(run.ranks[r]);
     if (static_cast<std::int64_t>(in_core.size()) < kMinInCoreIterations) continue;
     profile.ranks[r].in_core_compute_s = median_of(std::move(in_core));
     ++recorded;

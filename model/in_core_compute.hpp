@@ -23,6 +23,18 @@ namespace mheta::model {
 // to be recorded: one iteration is one noisy sample on a shared machine.
 inline constexpr std::int64_t kMinInCoreIterations = 3;
 
+// Throws std::invalid_argument when the records have another number of
+// ranks than the profile.
+void require_same_ranks(const Profile& profile, const Accounting& run);
+
+// A rank's compute in the iterations, after its first record, in which it
+// did no I/O and some compute: its iterations in core.
+std::vector<double> in_core_compute_of(const std::vector<IterationTerms>& records);
+
+// Whether the rank has at least kMinInCoreIterations of them: it runs in
+// core (after the capture run forced it out of core).
+bool runs_in_core(const std::vector<IterationTerms>& records);
+
 // Sets each rank's `in_core_compute_s` of a profile forced out of core to
 // the median compute of the iterations, after the first, that the rank did
 // without any I/O in the run `run` recorded (the capture run itself: the
