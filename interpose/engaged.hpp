@@ -19,6 +19,8 @@ class ReentryGuard {
   ReentryGuard(const ReentryGuard&) = delete;
   ReentryGuard& operator=(const ReentryGuard&) = delete;
   bool nested() const { return nested_; }
+  // Whether this thread is inside an intercepted call.
+  static bool inside() { return depth_ > 0; }
 
  private:
   static thread_local int depth_;

@@ -101,6 +101,18 @@ double Runtime::enter(Fn fn) {
   return t;
 }
 
+NotCompute::NotCompute() {
+  // Inside an intercepted call (MPI's own yields while it waits) nothing is
+  // compute anyway, and the readings would only slow its polling.
+  if (t_exit_cpu >= 0 && !ReentryGuard::inside()) cpu_at_start_ = thread_cpu_s();
+}
+
+NotCompute::~NotCompute() {
+  // The section's start moves past the call, by its processor time and the
+  // two clock readings that measured it.
+  if (cpu_at_start_ >= 0 && t_exit_cpu >= 0) t_exit_cpu += thread_cpu_s() - cpu_at_start_ + cpu_read_cost;
+}
+
 void Runtime::leave() {
   last_exit_ = now_s();
   if (measures_cpu_) t_exit_cpu = thread_cpu_s();

@@ -195,4 +195,22 @@ class Runtime {
   LoopTimes loop_times_;
 };
 
+// A call of the program that is no compute of it: a sleep or a yield
+// (sleep_calls.cpp), most often between the tests of a polling loop. The
+// processor time the thread spends inside it (on a virtual machine, ~20 us
+// for every nanosleep, whatever its length) is left out of the compute
+// section it falls in, as the time inside MPI calls is: counted, it made
+// every poll of a sleeping wait cost that much emulated compute, times the
+// rank's CPU factor (docs/emulation.md, "Sleeps and yields").
+class NotCompute {
+ public:
+  NotCompute();
+  ~NotCompute();
+  NotCompute(const NotCompute&) = delete;
+  NotCompute& operator=(const NotCompute&) = delete;
+
+ private:
+  double cpu_at_start_ = -1;  // < 0: this thread's compute is not measured
+};
+
 }  // namespace mheta::interpose

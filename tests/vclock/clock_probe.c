@@ -33,12 +33,20 @@
  *       nothing between them: prints per_call_s (the clock's advance per
  *       call) and cpu_read_s (the median CPU time between two back-to-back
  *       readings of the thread's CPU clock, which the interposer reads at
- *       every call) */
+ *       every call)
+ *   clock_probe polls nanosleep|usleep PAUSE_US  rank 1 sleeps 0.2 s (no
+ *       compute) and sends; rank 0 waits for it in a polling loop, MPI_Test
+ *       then a sleep of PAUSE_US: prints elapsed_s (rank 0's wait), polls,
+ *       and sleep_cpu_s (the median CPU time one such sleep costs the
+ *       thread)
+ *   clock_probe cancel  every rank cancels a receive no message matches,
+ *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1 */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/common/cpu_work.h"
 
@@ -255,6 +263,81 @@ static int calls(int rank, int count) {
   return 0;
 }
 
+static void pause_for(const char* how, long pause_us) {
+  if (strcmp(how, "usleep") == 0) {
+    usleep((useconds_t)pause_us);
+  } else {
+    const struct timespec pause = {0, pause_us * 1000};
+    nanosleep(&pause, NULL);
+  }
+}
+
+/* The median CPU time of `count` calls of `call`. */
+static double median_cpu(int count, void (*call)(void*), void* argument) {
+  double times[31];
+  if (count > 31) count = 31;
+  for (int i = 0; i < count; ++i) {
+    const double first = thread_cpu();
+    call(argument);
+    times[i] = thread_cpu() - first;
+  }
+  qsort(times, (size_t)count, sizeof times[0], compare_doubles);
+  return times[count / 2];
+}
+
+struct Pause {
+  const char* how;
+  long us;
+};
+static void one_pause(void* p) { pause_for(((struct Pause*)p)->how, ((struct Pause*)p)->us); }
+
+/* A receive that no message matches, tested, cancelled and waited for, on
+ * MPI_COMM_SELF and on MPI_COMM_WORLD from any source: every rank prints
+ * rankK_cancelled=1 when MPI says so. */
+static int cancelled(int rank) {
+  int value = 0, flag = 0, both = 1;
+  MPI_Comm comms[2] = {MPI_COMM_SELF, MPI_COMM_WORLD};
+  for (int c = 0; c < 2; ++c) {
+    MPI_Request request;
+    MPI_Status status;
+    MPI_Irecv(&value, 1, MPI_INT, MPI_ANY_SOURCE, 8, comms[c], &request);
+    MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+    MPI_Cancel(&request);
+    MPI_Wait(&request, &status);
+    MPI_Test_cancelled(&status, &flag);
+    both = both && flag;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  printf("rank%d_cancelled=%d\n", rank, both);
+  return 0;
+}
+
+static int polls(int rank, const char* how, long pause_us) {
+  int value = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) {
+    const struct timespec nap = {0, 200000000};
+    nanosleep(&nap, NULL);
+    value = 42;
+    MPI_Send(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Request request;
+    MPI_Irecv(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &request);
+    const double start = MPI_Wtime();
+    long count = 0;
+    for (int done = 0; !done;) {
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      ++count;
+      if (!done) pause_for(how, pause_us);
+    }
+    const double elapsed = MPI_Wtime() - start;
+    struct Pause pause = {how, pause_us};
+    printf("elapsed_s=%.9f polls=%ld sleep_cpu_s=%.9f received=%d\n", elapsed, count,
+           median_cpu(31, one_pause, &pause), value);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -282,11 +365,15 @@ int main(int argc, char** argv) {
     status = gatherv(rank, size, atoi(argv[2]));
   } else if (strcmp(mode, "calls") == 0 && argc == 3) {
     status = calls(rank, atoi(argv[2]));
+  } else if (strcmp(mode, "cancel") == 0 && argc == 2) {
+    status = cancelled(rank);
+  } else if (strcmp(mode, "polls") == 0 && argc == 4 && size >= 2) {
+    status = polls(rank, argv[2], atol(argv[3]));
   } else if (rank == 0) {
     fprintf(stderr,
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
-            "gatherv BYTES | calls COUNT\n");
+            "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | cancel\n");
   }
   MPI_Finalize();
   return status;

@@ -18,6 +18,13 @@ and exits non-zero with a message when what it checks does not hold.
   latency       an emulated latency of 50 us shows in a ping-pong's round trip
   link          a rank's link puts its messages out one after another
   reproducible  the same run twice gives the same virtual time
+  sleeps        a rank waiting in a loop of MPI_Test and nanosleep (or
+                usleep) for a message its sender sends 0.2 s late (asleep,
+                no compute): the processor time of the sleeps (~20 us each
+                on a virtual machine) is no virtual time
+  cancel        receives cancelled on MPI_COMM_SELF and MPI_COMM_WORLD
+                under the virtual clock: every rank completes, and MPI says
+                they were cancelled
   followed      the calls of followed_calls.c (matched probes, synchronous
                 sends, persistent collectives, MPI_Comm_idup), of
                 neighbour_calls.c (neighbourhood collectives) or of
@@ -292,6 +299,38 @@ def cmd_calls(args):
                  "(%.1f ns each) are counted as compute" % (per_call * 1e9, read * 1e9))
 
 
+def cmd_sleeps(args):
+    """Before the interposer left the sleeps' processor time out of compute,
+    each poll of such a loop cost the waiting rank ~20 us of virtual time
+    here (nanosleep's own CPU time on a virtual machine): 27 ms for a wait
+    of 1300 polls, where the message is there at once in virtual time. The
+    bound allows half the sleeps' processor time and 2 us a poll beside it
+    (the loop's own and the call's, ~0.7 us here)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        node = emulation_file(tmp, "one", {})
+        for how in ("nanosleep", "usleep"):
+            out = under_mheta(args, 2, "virtual", node, [args.probe, "polls", how, "50"], tmp).stdout
+            if figure(out, "received") != 42:
+                fail("the message's value changed under the virtual clock:\n" + out)
+            elapsed, polls, sleep_cpu = figure(out, "elapsed_s"), figure(out, "polls"), figure(out, "sleep_cpu_s")
+            bound = polls * (0.5 * sleep_cpu + 2e-6)
+            print("%s: a wait of %d polls took %.3f ms of virtual time (at most %.3f ms; the sleeps' processor time "
+                  "was %.3f ms)" % (how, polls, elapsed * 1e3, bound * 1e3, polls * sleep_cpu * 1e3))
+            if elapsed > bound:
+                outside_bound("%s: the polling loop's wait took %.3f ms of virtual time, more than %.3f ms: the "
+                              "sleeps' processor time is counted as compute" % (how, elapsed * 1e3, bound * 1e3))
+
+
+def cmd_cancel(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        for np in args.ranks:
+            out = under_mheta(args, np, "virtual", "HY1", [args.probe, "cancel"], tmp).stdout
+            for rank in range(np):
+                if figure(out, "rank%d_cancelled" % rank) != 1:
+                    fail("rank %d's receives were not cancelled under the virtual clock:\n%s" % (rank, out))
+            print("%d ranks: every rank's receives cancelled, on MPI_COMM_SELF and MPI_COMM_WORLD" % np)
+
+
 def cmd_reproducible(args):
     with tempfile.TemporaryDirectory() as tmp:
         program = [args.probe, "mixed", "200"]
@@ -387,7 +426,7 @@ def cmd_unfollowed(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "latency", "link",
-                                          "calls", "reproducible", "followed", "dynamic", "unfollowed", "threads"])
+                                          "calls", "sleeps", "cancel", "reproducible", "followed", "dynamic", "unfollowed", "threads"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls, neighbour_calls "
@@ -417,6 +456,8 @@ def main():
         "latency": cmd_latency,
         "link": cmd_link,
         "calls": cmd_calls,
+        "sleeps": cmd_sleeps,
+        "cancel": cmd_cancel,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
         "dynamic": cmd_dynamic,

@@ -1,0 +1,58 @@
+// The program's sleeps and yields (nanosleep, clock_nanosleep, usleep,
+// sched_yield), passed on to the C library's; the processor time inside
+// them is no compute (runtime.hpp, NotCompute). C++'s sleep_for and
+// Fortran's sleep reach the C library's nanosleep through these names too.
+#include <dlfcn.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "interpose/export.hpp"
+#include "interpose/runtime.hpp"
+
+namespace {
+
+template <typename Function>
+Function next_definition(const char* name) {
+  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+}
+
+using Nanosleep = int (*)(const timespec*, timespec*);
+using ClockNanosleep = int (*)(clockid_t, int, const timespec*, timespec*);
+using Usleep = int (*)(useconds_t);
+using SchedYield = int (*)();
+
+}  // namespace
+
+// Should the C library's definition not be found, the system call stands in.
+extern "C" MHETA_EXPORT int nanosleep(const timespec* request, timespec* remaining) {
+  static const Nanosleep next = next_definition<Nanosleep>("nanosleep");
+  const mheta::interpose::NotCompute not_compute;
+  return next != nullptr ? next(request, remaining)
+                         : static_cast<int>(syscall(SYS_nanosleep, request, remaining));
+}
+
+extern "C" MHETA_EXPORT int clock_nanosleep(clockid_t clock, int flags, const timespec* request, timespec* remaining) {
+  static const ClockNanosleep next = next_definition<ClockNanosleep>("clock_nanosleep");
+  const mheta::interpose::NotCompute not_compute;
+  if (next != nullptr) return next(clock, flags, request, remaining);
+  // clock_nanosleep returns the error rather than setting errno.
+  return syscall(SYS_clock_nanosleep, clock, flags, request, remaining) == 0 ? 0 : errno;
+}
+
+extern "C" MHETA_EXPORT int usleep(useconds_t microseconds) {
+  static const Usleep next = next_definition<Usleep>("usleep");
+  const mheta::interpose::NotCompute not_compute;
+  if (next != nullptr) return next(microseconds);
+  const timespec request{static_cast<time_t>(microseconds / 1000000), static_cast<long>(microseconds % 1000000) * 1000};
+  return static_cast<int>(syscall(SYS_nanosleep, &request, nullptr));
+}
+
+extern "C" MHETA_EXPORT int sched_yield() noexcept {
+  static const SchedYield next = next_definition<SchedYield>("sched_yield");
+  const mheta::interpose::NotCompute not_compute;
+  return next != nullptr ? next() : static_cast<int>(syscall(SYS_sched_yield));
+}
