@@ -154,7 +154,8 @@ std::optional<AutoDecision> AutoRedistributor::after_iteration(int completed) {
     if (rank_ == 0) {
       std::ostringstream line;
       line << "redistributed " << stats.bytes_written << " bytes in " << stats.total_s << " s (predicted "
-           << decision.cost_s << " s)";
+           << decision.cost_s << " s; copy, exchange and write " << stats.exchange_s << " s, sync and verify "
+           << stats.verify_s << " s, commit and switch " << stats.switch_s << " s)";
       say(line.str());
     }
   } catch (const RedistributionError& e) {
