@@ -230,9 +230,16 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   for (ClockCompletion& done : t_clock_completions) {
     switch (done.kind) {
-      case Kind::recv:
-        clock.received(done.comm, &done.status, done.posted_at);
+      case Kind::recv: {
+        // A cancelled receive took no message, whatever its status's source
+        // and tag hold (MPICH leaves values there): no time to take. Only a
+        // completed request's status says so (a probe's, whose cancelled
+        // field MPI does not set, and a blocking receive's cannot be).
+        int cancelled = 0;
+        PMPI_Test_cancelled(&done.status, &cancelled);
+        if (cancelled == 0) clock.received(done.comm, &done.status, done.posted_at);
         break;
+      }
       case Kind::send:
         clock.synchronous_send_completed(done.comm, done.peer, done.tag, static_cast<std::int64_t>(done.bytes),
                                          done.posted_at);

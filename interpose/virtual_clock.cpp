@@ -170,11 +170,6 @@ void VirtualClockService::received(MPI_Comm comm, const MPI_Status* received, do
   // their own whenever the clock carries times.
   if (!carrying_ || received == MPI_STATUS_IGNORE || received->MPI_SOURCE < 0) return;
   const MPI_Status& status = *received;
-  // A cancelled receive took no message, whatever its status's source and
-  // tag hold (MPICH leaves other values there): there is no time to take.
-  int cancelled = 0;
-  PMPI_Test_cancelled(&status, &cancelled);
-  if (cancelled != 0) return;
   const std::optional<SendTime> sent = shadows_.take_send_time(comm, status.MPI_SOURCE, status.MPI_TAG);
   if (sent && sent->synchronous != 0) shadows_.post_answer(comm, status.MPI_SOURCE, status.MPI_TAG, receive_posted);
   if (!sent || !on()) return;
