@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -145,9 +146,7 @@ class VariableExchange {
  public:
   VariableExchange(MPI_Comm comm, int rank, int tag, std::int64_t bytes_per_row, std::int64_t piece_rows,
                    FirstError& error)
-      : comm_(comm), rank_(rank), tag_(tag), bpr_(bytes_per_row), piece_rows_(piece_rows), error_(error) {
-    for (auto& b : recv_buffers_) b.resize(static_cast<std::size_t>(piece_rows * bytes_per_row));
-  }
+      : comm_(comm), rank_(rank), tag_(tag), bpr_(bytes_per_row), piece_rows_(piece_rows), error_(error) {}
 
   // `old_rows` null: this rank's old block could not be opened; it still
   // sends (rows of no meaning) so that the others finish and learn of it.
@@ -174,7 +173,21 @@ class VariableExchange {
     const std::int64_t kept_end = std::min(old_first + from.rows[static_cast<std::size_t>(rank_)],
                                            new_first + to.rows[static_cast<std::size_t>(rank_)]);
     std::vector<Piece> kept = split(-1, kept_first, std::max<std::int64_t>(0, kept_end - kept_first), piece_rows_);
-    if (old_rows == nullptr) no_rows_.resize(recv_buffers_[0].size());
+    // Receive buffers only as large as the largest piece this rank receives,
+    // none when it receives nothing, and not zeroed (MPI writes them): two
+    // zeroed 4 MiB buffers on every rank were 8 MiB of page faults and
+    // zeroing a variable, a rank that only sends included, which an
+    // emulated slow node's CPU factor multiplied on the move's critical
+    // path (docs/results.md, "Redistribution on the fly: the receive
+    // buffers").
+    std::int64_t largest_incoming = 0;
+    for (const Piece& p : incoming) largest_incoming = std::max(largest_incoming, p.rows * bpr_);
+    for (auto& b : recv_buffers_) {
+      b = largest_incoming > 0
+              ? std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(largest_incoming))
+              : nullptr;
+    }
+    if (old_rows == nullptr) no_rows_.resize(static_cast<std::size_t>(piece_rows_ * bpr_));
     auto old_piece = [&](const Piece& p) {
       return old_rows != nullptr ? old_rows->rows(p.first_row - old_first) : no_rows_.data();
     };
@@ -210,7 +223,7 @@ class VariableExchange {
       const auto s = static_cast<std::size_t>(slot);
       slot_piece[s] = next_in;
       MPI_Irecv(&checksums_[kSlots + s], 1, MPI_UINT64_T, p.peer, tag_, comm_, &checksum_requests[kSlots + s]);
-      MPI_Irecv(recv_buffers_[s].data(), static_cast<int>(p.rows * bpr_), MPI_BYTE, p.peer, tag_, comm_,
+      MPI_Irecv(recv_buffers_[s].get(), static_cast<int>(p.rows * bpr_), MPI_BYTE, p.peer, tag_, comm_,
                 &requests[kSlots + s]);
       ++next_in;
     };
@@ -256,7 +269,7 @@ class VariableExchange {
         const std::size_t slot = index - kSlots;
         Piece p = incoming[slot_piece[slot]];
         p.checksum = checksums_[index];
-        write_piece(p, recv_buffers_[slot].data());
+        write_piece(p, recv_buffers_[slot].get());
         post_recv(static_cast<int>(slot));
       }
     }
@@ -270,7 +283,7 @@ class VariableExchange {
   std::int64_t bpr_;
   std::int64_t piece_rows_;
   FirstError& error_;
-  std::array<std::vector<std::byte>, kSlots> recv_buffers_;
+  std::array<std::unique_ptr<std::byte[]>, kSlots> recv_buffers_;
   std::array<std::uint64_t, 2 * kSlots> checksums_{};  // of the pieces in flight, as the requests
   std::vector<std::byte> no_rows_;
 };
