@@ -35,8 +35,9 @@ class RedistributionError : public std::runtime_error {
 };
 
 struct RedistributionOptions {
-  // A rank's buffers hold two pieces (those being received); the rows it
-  // sends are sent from its old block's mapping.
+  // A rank's buffers hold at most two pieces (those being received, none
+  // when it receives nothing); the rows it sends are sent from its old
+  // block's mapping.
   std::int64_t piece_bytes = std::int64_t{4} << 20;
 };
 
