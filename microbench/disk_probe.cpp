@@ -1,7 +1,9 @@
 #include "microbench/disk_probe.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <iterator>
@@ -22,6 +24,9 @@ namespace mheta::microbench {
 namespace {
 
 constexpr std::int64_t kBlock = 4096;
+// The row a mapped read hashes at a time: 1024 doubles, as the apps' rows
+// are (io/redistribution_checksum.hpp hashes row by row).
+constexpr std::int64_t kHashedRow = 8192;
 constexpr int kAsyncPairsPerRound = 4;
 
 std::string temp_parent() {
@@ -75,6 +80,7 @@ class ScratchFile {
   }
 
   MPI_File handle() const { return fh_; }
+  int descriptor() const { return fd_; }
   void drop_cache() const {
     if (fd_ >= 0) posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
   }
@@ -99,7 +105,8 @@ class DiskMeasurer {
         reads_(setup.sizes.size()),
         writes_(setup.sizes.size()),
         cached_reads_(setup.sizes.size()),
-        buffered_writes_(setup.sizes.size()) {
+        buffered_writes_(setup.sizes.size()),
+        mapped_hashes_(setup.sizes.size()) {
     std::memset(buffer_.get(), 'm', static_cast<std::size_t>(setup.sizes.back()));
   }
 
@@ -143,6 +150,9 @@ class DiskMeasurer {
                   "MPI_File_read_at");
       cached_reads_[i].add(MPI_Wtime() - t0);
       t0 = MPI_Wtime();
+      hash_mapped(at, bytes);
+      mapped_hashes_[i].add(MPI_Wtime() - t0);
+      t0 = MPI_Wtime();
       file_.check(MPI_File_write_at(file_.handle(), at, buffer_.get(), bytes, MPI_BYTE, MPI_STATUS_IGNORE),
                   "MPI_File_write_at");
       buffered_writes_[i].add(MPI_Wtime() - t0);
@@ -168,6 +178,7 @@ class DiskMeasurer {
   }
 
   DiskResult result(int rounds) const {
+    const LinearCost mapped_hash = fit_linear_cost(setup_.sizes, mapped_hashes_);
     const LinearCost read = fit_linear_cost(setup_.sizes, reads_);
     const LinearCost write = fit_linear_cost(setup_.sizes, writes_);
     const LinearCost cached_read = fit_linear_cost(setup_.sizes, cached_reads_);
@@ -176,10 +187,12 @@ class DiskMeasurer {
     r.rounds = rounds;
     r.costs = {read.overhead_s,       write.overhead_s,         std::max(0.0, async_small_.median() - sync_small_.median()),
                read.s_per_byte,       write.s_per_byte,         cached_read.overhead_s,
-               cached_read.s_per_byte, buffered_write.overhead_s, buffered_write.s_per_byte};
+               cached_read.s_per_byte, buffered_write.overhead_s, buffered_write.s_per_byte,
+               mapped_hash.s_per_byte};
     r.ci95 = {read.overhead_ci95,           write.overhead_ci95,           std::hypot(async_small_.ci95(), sync_small_.ci95()),
               read.s_per_byte_ci95,         write.s_per_byte_ci95,         cached_read.overhead_ci95,
-              cached_read.s_per_byte_ci95,  buffered_write.overhead_ci95, buffered_write.s_per_byte_ci95};
+              cached_read.s_per_byte_ci95,  buffered_write.overhead_ci95, buffered_write.s_per_byte_ci95,
+              mapped_hash.s_per_byte_ci95};
     return r;
   }
 
@@ -189,6 +202,20 @@ class DiskMeasurer {
   }
 
  private:
+  // The pages of [at, at + bytes), just read, mapped and hashed row by row
+  // as a redistribution reads an old block and its new one back.
+  void hash_mapped(MPI_Offset at, std::int64_t bytes) {
+    void* map = ::mmap(nullptr, static_cast<std::size_t>(bytes), PROT_READ, MAP_SHARED, file_.descriptor(), at);
+    if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map the disk scratch file: ") + std::strerror(errno));
+    const auto* data = static_cast<const unsigned char*>(map);
+    for (std::int64_t row = 0; row * kHashedRow < bytes; ++row) {
+      hash_sum_ += XXH3_64bits_withSeed(data + row * kHashedRow,
+                                        static_cast<std::size_t>(std::min(kHashedRow, bytes - row * kHashedRow)),
+                                        static_cast<XXH64_hash_t>(row));
+    }
+    ::munmap(map, static_cast<std::size_t>(bytes));
+  }
+
   MPI_Offset offset(std::int64_t bytes) {
     const std::int64_t blocks = (setup_.file_bytes - bytes) / kBlock;
     return static_cast<MPI_Offset>(std::uniform_int_distribution<std::int64_t>(0, blocks)(random_) * kBlock);
@@ -202,6 +229,8 @@ class DiskMeasurer {
   std::vector<Sample> writes_;
   std::vector<Sample> cached_reads_;
   std::vector<Sample> buffered_writes_;
+  std::vector<Sample> mapped_hashes_;
+  std::uint64_t hash_sum_ = 0;  // every hash summed, so that none is left out as unused
   Sample sync_small_;
   Sample async_small_;
 };

@@ -35,6 +35,11 @@ struct DiskCosts {
   double cached_read_s_per_byte = 0;
   double buffered_write_overhead_s = 0;
   double buffered_write_s_per_byte = 0;
+  // A block in the page cache read through a mapping and hashed row by row,
+  // per byte: the processor's part of a redistribution's reads (its old
+  // block's rows and the read-back of its new one, io/redistribution.cpp),
+  // at the node's speed. 0: not measured (cluster files written before it).
+  double mapped_hash_s_per_byte = 0;
 };
 
 // Every figure of DiskCosts, with its name in cluster.json, in one list for
@@ -54,6 +59,7 @@ inline constexpr DiskField kDiskFields[] = {
     {"cached_read_s_per_byte", &DiskCosts::cached_read_s_per_byte, false},
     {"buffered_write_overhead_s", &DiskCosts::buffered_write_overhead_s, false},
     {"buffered_write_s_per_byte", &DiskCosts::buffered_write_s_per_byte, false},
+    {"mapped_hash_s_per_byte", &DiskCosts::mapped_hash_s_per_byte, false},
 };
 
 struct Node {

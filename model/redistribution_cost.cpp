@@ -2,8 +2,10 @@
 // runtime redistributes only when the predicted gain over the remaining
 // iterations exceeds it. The whole of io/redistribution.cpp's work is
 // priced here: reads of the old blocks, messages of the rows that change
-// owner, writes of the new blocks, the read-back that verifies them, and a
-// fixed cost of creating, syncing and committing.
+// owner, writes of the new blocks, the reads of the old blocks and the
+// read-back that verifies the new ones (through mappings, every row
+// hashed: the cluster's mapped_hash_s_per_byte where it measured it), and
+// a fixed cost of creating, syncing and committing.
 #include <algorithm>
 
 #include "model/model.hpp"
@@ -62,9 +64,16 @@ double Model::redistribution_seconds(std::span<const std::int64_t> from, std::sp
       const double row_bytes = static_cast<double>(variable_bytes_per_row_[static_cast<std::size_t>(m)]);
       // The new local arrays are written beside the old ones, so the rows a
       // rank keeps are read and written too.
-      seconds[ri] += (reads[ri] + keeps) * disk.read_overhead_s + v.read_s_per_byte * row_bytes * static_cast<double>(from[ri]);
       seconds[ri] += (writes[ri] + keeps) * disk.write_overhead_s + v.write_s_per_byte * row_bytes * static_cast<double>(to[ri]);
-      // Every new block is read back once to verify its rows' checksums.
+      if (disk.mapped_hash_s_per_byte > 0) {
+        // The old block is read, and the new one read back, through their
+        // mappings, every row hashed: the cluster measured that whole.
+        seconds[ri] += disk.mapped_hash_s_per_byte * row_bytes * static_cast<double>(from[ri] + to[ri]);
+        continue;
+      }
+      // Without it, the captured iteration's reads: the old block, then the
+      // new one read back once to verify its rows' checksums.
+      seconds[ri] += (reads[ri] + keeps) * disk.read_overhead_s + v.read_s_per_byte * row_bytes * static_cast<double>(from[ri]);
       seconds[ri] += disk.read_overhead_s + v.read_s_per_byte * row_bytes * static_cast<double>(to[ri]);
     }
     slowest = std::max(slowest, seconds[ri]);

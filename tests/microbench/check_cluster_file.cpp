@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   // A loaded machine can hide one node's per-byte cost in the noise (the fit
   // is then clamped at 0), but not every node's.
   int nodes_with_read_cost = 0;
+  int nodes_with_hash_cost = 0;
   int nodes_with_cached_reads_cheaper = 0;
   for (int r = 0; r < cluster.ranks(); ++r) {
     const auto& node = cluster.nodes[static_cast<std::size_t>(r)];
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     slowest = std::min(slowest, node.cpu_power);
     expect(has_interval(json, "cpu_power"), at + ".cpu_power_ci95 missing");
     if (node.disk.read_s_per_byte > 0) ++nodes_with_read_cost;
+    if (node.disk.mapped_hash_s_per_byte > 0) ++nodes_with_hash_cost;
     for (const mheta::model::DiskField& field : mheta::model::kDiskFields) {
       expect(has_interval(json["disk"], field.name), at + ".disk." + field.name + "_ci95 missing");
     }
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
          "on some node a read from the page cache costs less per byte than a cold one");
   expect(std::fabs(slowest - 1) < 1e-12, "the slowest rank's cpu_power is 1");
   expect(nodes_with_read_cost > 0, "some node's disk.read_s_per_byte is above 0");
+  expect(nodes_with_hash_cost > 0, "some node's disk.mapped_hash_s_per_byte is above 0");
 
   const auto& net = cluster.network;
   const auto& jnet = doc["network"];

@@ -142,5 +142,26 @@ TEST(RedistributionCost, TwoRanksByHandMovedBytesOverTheLinkPlusDiskPlusReadBack
   EXPECT_GT(rank0, rank1);
 }
 
+// With the cluster's mapped_hash_s_per_byte (h), the reads are that
+// measured whole: the old block and the new one read back through their
+// mappings, every row hashed, h x bytes, in place of the captured
+// iteration's read requests. A node h times slower pays h times the
+// hashing: the slow node that only sends sets the price.
+TEST(RedistributionCost, MeasuredMappedHashingPricesTheReadsAtEachNodesSpeed) {
+  constexpr double kHash = 5e-8;
+  Cluster cluster = moving_cluster(false);
+  cluster.nodes[0].disk.mapped_hash_s_per_byte = kHash;
+  cluster.nodes[1].disk.mapped_hash_s_per_byte = 6 * kHash;  // a node six times slower
+  const Model model(moving_profile(kR, kW), cluster);
+  const double moved = 20.0 * kRowBytes;
+  // {80, 80} -> {100, 60} as above: rank 0 hashes 80 rows read and 100
+  // read back, rank 1 80 and 60, at its own rate.
+  const double rank0 = 2e-4 + (2 * kOw + kW * 100 * kRowBytes) + kHash * (80 + 100) * kRowBytes;
+  const double rank1 = (1e-4 + 1e-3 + 1e-8 * moved) + (kOw + kW * 60 * kRowBytes) + 6 * kHash * (80 + 60) * kRowBytes;
+  EXPECT_NEAR(model.redistribution_seconds(kBlk, std::vector<std::int64_t>{100, 60}),
+              std::max(rank0, rank1) + fixed_commit_seconds(), 1e-12);
+  EXPECT_GT(rank1, rank0);
+}
+
 }  // namespace
 }  // namespace mheta::model
