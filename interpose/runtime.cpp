@@ -1,6 +1,7 @@
 #include "interpose/runtime.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 
 #include "interpose/clock.hpp"
@@ -109,8 +110,11 @@ NotCompute::NotCompute() {
 
 NotCompute::~NotCompute() {
   // The section's start moves past the call, by its processor time and the
-  // two clock readings that measured it.
-  if (cpu_at_start_ >= 0 && t_exit_cpu >= 0) t_exit_cpu += thread_cpu_s() - cpu_at_start_ + cpu_read_cost;
+  // two clock readings that measured it. The call's errno is the program's.
+  if (cpu_at_start_ < 0 || t_exit_cpu < 0) return;
+  const int call_errno = errno;
+  t_exit_cpu += thread_cpu_s() - cpu_at_start_ + cpu_read_cost;
+  errno = call_errno;
 }
 
 void Runtime::leave() {
