@@ -1,7 +1,7 @@
 // The program's sleeps and yields (nanosleep, clock_nanosleep, usleep,
-// sched_yield), passed on to the C library's; the processor time inside
-// them is no compute (runtime.hpp, NotCompute). C++'s sleep_for and
-// Fortran's sleep reach the C library's nanosleep through these names too.
+// sleep, sched_yield), passed on to the C library's; the processor time
+// inside them is no compute (runtime.hpp, NotCompute). C++'s sleep_for
+// reaches them as nanosleep, Fortran's SLEEP as sleep.
 #include <dlfcn.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -23,6 +23,7 @@ Function next_definition(const char* name) {
 using Nanosleep = int (*)(const timespec*, timespec*);
 using ClockNanosleep = int (*)(clockid_t, int, const timespec*, timespec*);
 using Usleep = int (*)(useconds_t);
+using Sleep = unsigned (*)(unsigned);
 using SchedYield = int (*)();
 
 }  // namespace
@@ -49,6 +50,15 @@ extern "C" MHETA_EXPORT int usleep(useconds_t microseconds) {
   if (next != nullptr) return next(microseconds);
   const timespec request{static_cast<time_t>(microseconds / 1000000), static_cast<long>(microseconds % 1000000) * 1000};
   return static_cast<int>(syscall(SYS_nanosleep, &request, nullptr));
+}
+
+extern "C" MHETA_EXPORT unsigned sleep(unsigned seconds) {
+  static const Sleep next = next_definition<Sleep>("sleep");
+  const mheta::interpose::NotCompute not_compute;
+  if (next != nullptr) return next(seconds);
+  timespec request{static_cast<time_t>(seconds), 0};
+  timespec remaining{0, 0};
+  return syscall(SYS_nanosleep, &request, &remaining) == 0 ? 0 : static_cast<unsigned>(remaining.tv_sec);
 }
 
 extern "C" MHETA_EXPORT int sched_yield() noexcept {
