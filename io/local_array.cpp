@@ -3,9 +3,11 @@
 #include <hdf5.h>
 #include <mheta/hints.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
+#include "io/file_image.hpp"
 #include "io/io_counters.hpp"
 
 namespace mheta::io {
@@ -162,6 +164,12 @@ std::string format_rows(const std::vector<std::int64_t>& rows) {
   return "[" + text + "]";
 }
 
+// Room for a block's metadata: superblock, root group and the dataset's
+// header with its attributes, the distribution the largest (8 bytes a rank).
+std::size_t metadata_bound(const RowShape& shape, const model::GenBlock& dist) {
+  return 16 * 1024 + 16 * static_cast<std::size_t>(dist.ranks()) + 2 * shape.variable.size();
+}
+
 MPI_Offset dataset_offset(hid_t dataset) {
   const haddr_t offset = H5Dget_offset(dataset);
   return offset == HADDR_UNDEF ? 0 : static_cast<MPI_Offset>(offset);
@@ -193,12 +201,14 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
   LocalArray array(local_array_path(dir, shape.variable, rank), shape, dist, rank);
   std::error_code ignored;
   std::filesystem::create_directories(dir, ignored);
-  const Hints hints(shape, array.global_rows(), array.local_rows());
+  // Built in memory, written below with checked MPI-IO: a full disk fails
+  // that write cleanly, where a failed H5Fclose would crash the process in
+  // MPI_Finalize (io/file_image.hpp).
+  FileImage image(metadata_bound(shape, dist));
   MPI_Offset offset = 0;
   {
-    const Handle fapl = file_access(hints);
-    Handle file(H5Fcreate(array.path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
-    if (!file.ok()) fail(array.path_, "cannot create the file (check that the directory is writable)");
+    Handle file(H5Fcreate(array.path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, image.access()), H5Fclose);
+    if (!file.ok()) fail(array.path_, "cannot build the file's metadata in memory");
     const hsize_t dims[2] = {static_cast<hsize_t>(array.local_rows()), static_cast<hsize_t>(shape.elements_per_row)};
     Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
     // Contiguous and allocated now, so the rows have one byte offset; never
@@ -210,7 +220,7 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
     Handle dataset(
         H5Dcreate2(file.get(), kDataset, native_type(shape.element), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
         H5Dclose);
-    if (!dataset.ok()) fail(array.path_, "cannot create the dataset (disk full?)");
+    if (!dataset.ok()) fail(array.path_, "cannot create the dataset");
     write_string_attribute(array.path_, dataset.get(), "variable", shape.variable);
     write_attribute(array.path_, dataset.get(), "global_rows", {array.global_rows()});
     write_attribute(array.path_, dataset.get(), "first_row", {array.first_row_});
@@ -219,7 +229,9 @@ LocalArray LocalArray::create(const std::filesystem::path& dir, const RowShape& 
     write_attribute(array.path_, dataset.get(), "distribution", dist.rows);
     offset = dataset_offset(dataset.get());
   }
-  array.open_data(offset);
+  if (image.bytes().empty()) fail(array.path_, "out of memory building the file's metadata");
+  array.open_data(offset, MPI_MODE_CREATE);
+  array.write_image(image.bytes());
   return array;
 }
 
@@ -289,13 +301,40 @@ LocalArray LocalArray::open(const std::filesystem::path& dir, const RowShape& sh
   return array;
 }
 
-void LocalArray::open_data(MPI_Offset data_offset) {
+void LocalArray::open_data(MPI_Offset data_offset, int extra_mode) {
   data_offset_ = data_offset;
   const Hints hints(shape_, global_rows(), local_rows());
-  const int rc = MPI_File_open(MPI_COMM_SELF, path_.c_str(), MPI_MODE_RDWR, hints.get(), &file_);
-  if (rc != MPI_SUCCESS) fail(path_, "MPI_File_open failed: " + mpi_error_text(rc));
+  const int rc = MPI_File_open(MPI_COMM_SELF, path_.c_str(), MPI_MODE_RDWR | extra_mode, hints.get(), &file_);
+  if (rc != MPI_SUCCESS) {
+    fail(path_, "MPI_File_open failed: " + mpi_error_text(rc) +
+                    ((extra_mode & MPI_MODE_CREATE) != 0 ? " (check that the directory is writable)" : ""));
+  }
   MPI_Type_contiguous(static_cast<int>(bytes_per_row()), MPI_BYTE, &row_type_);
   MPI_Type_commit(&row_type_);
+}
+
+void LocalArray::write_image(const std::vector<std::byte>& image) {
+  auto check = [&](int rc, const char* call) {
+    if (rc != MPI_SUCCESS) fail(path_, std::string(call) + " failed: " + mpi_error_text(rc));
+  };
+  // Empties a file left by an earlier run (MPI_MODE_CREATE keeps it).
+  check(MPI_File_set_size(file_, 0), "MPI_File_set_size");
+  // The rows' bytes in the image are zeros HDF5 never wrote: skipped, so
+  // creating a block writes its metadata only.
+  const auto size = static_cast<MPI_Offset>(image.size());
+  const MPI_Offset rows_end = data_offset_ + local_rows() * bytes_per_row();
+  auto write = [&](MPI_Offset from, MPI_Offset to) {
+    if (from >= to) return;
+    check(MPI_File_write_at(file_, from, image.data() + from, static_cast<int>(to - from), MPI_BYTE,
+                            MPI_STATUS_IGNORE),
+          "MPI_File_write_at");
+  };
+  write(0, local_rows() > 0 ? std::min(size, data_offset_) : size);
+  if (local_rows() > 0) write(rows_end, size);
+  // The file ends where the rows or the metadata do, whichever is last:
+  // HDF5's end of allocation (io/file_image.hpp). The rows' region stays a
+  // hole until they are written.
+  check(MPI_File_set_size(file_, std::max(rows_end, size)), "MPI_File_set_size");
 }
 
 LocalArray::LocalArray(LocalArray&& other) noexcept

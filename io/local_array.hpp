@@ -15,11 +15,13 @@
 // instead: io/mapped_rows.hpp.)
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/gen_block.hpp"
 
@@ -87,7 +89,10 @@ class LocalArray {
 
  private:
   LocalArray(std::filesystem::path path, RowShape shape, model::GenBlock dist, int rank);
-  void open_data(MPI_Offset data_offset);
+  // `extra_mode`: MPI_MODE_CREATE for a new file.
+  void open_data(MPI_Offset data_offset, int extra_mode = 0);
+  // Writes a new file's metadata, built in memory, and sizes the file.
+  void write_image(const std::vector<std::byte>& image);
   void check_range(std::int64_t first, std::int64_t count, const char* what) const;
   MPI_Offset byte_offset(std::int64_t first) const;
 
