@@ -195,8 +195,12 @@ int run_program(const RunOptions& o) {
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
       warn_if_unsure(o.profile);
     } else {
+      // The program's own work is done, but what this command is for is
+      // not: a script's next step (predict, search) would fail on the
+      // missing file, so the exit says it here.
       std::cerr << "mheta run: the program finished but wrote no profile: the interposer's messages above say why; "
                    "without any, the program never called MPI_Init\n";
+      return kExitNoProfile;
     }
   }
   return kExitOk;

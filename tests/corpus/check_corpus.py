@@ -94,9 +94,9 @@ def read_table(path):
         return [CorpusEntry(line, path) for line in f if line.strip() and not line.startswith("#")]
 
 
-def run(cmd, cwd):
+def run(cmd, cwd, accepted=(0,)):
     result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode not in accepted:
         raise RuntimeError("%s exited with %d:\n%s%s" % (" ".join(cmd), result.returncode, result.stdout,
                                                          result.stderr))
     return result
@@ -208,7 +208,7 @@ def check_program(entry, args, tmp):
     captured = [args.mheta, "run", "-n", str(args.np), "--rows", str(entry.rows), "--profile", profile] + \
         emulation_options(args) + (["--accounting", capture_accounting] if args.emulate else []) + \
         ["--", program] + prog_args
-    run_result = run(captured, tmp)
+    run_result = run(captured, tmp, accepted=(0, 6))  # 6: ran, but no profile (checked below)
     captured_results, _, captured_seconds = program_output(run_result.stdout, captured)
     record["captured_run_s"] = captured_seconds
     record["run_messages"] = [line for line in run_result.stderr.splitlines() if "mheta" in line]
@@ -229,6 +229,9 @@ def check_program(entry, args, tmp):
         record["failures"].append("results changed under mheta run: %s, without: %s" %
                                   (captured_results, runs[0]["results"]))
     record["profile"] = os.path.isfile(profile)
+    if (run_result.returncode == 6) == record["profile"]:
+        record["failures"].append("mheta run exited %d with%s a profile" %
+                                  (run_result.returncode, "" if record["profile"] else "out"))
     if not record["profile"]:
         if entry.profile_enforced:
             record["failures"].append("no profile written")

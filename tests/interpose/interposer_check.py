@@ -766,7 +766,17 @@ def cmd_run_errors(args):
             for words in ("nesting deeper than", "not a regular file", "MHETA_ROWS=99999999999999999999"):
                 if words not in result.stderr:
                     fail("no warning about '%s' on stderr: %s" % (words, result.stderr))
-        print("ok: %d bad settings rejected before the program started" % len(cases))
+        # A program that runs but never calls MPI: its run is fine, its
+        # profile missing, and the exit says so (6), unless none was asked for.
+        for extra, code in (([], 6), (["--capture", "off"], 0)):
+            result = run([args.mheta, "run", "-n", "2"] + extra + program, check=False)
+            if result.returncode != code or not os.path.exists(marker):
+                fail("mheta run %s of a program without MPI exited %d, expected %d after running it: %s" %
+                     (" ".join(extra), result.returncode, code, result.stderr))
+            if code == 6 and "wrote no profile" not in result.stderr:
+                fail("mheta run without a profile does not say so: %s" % result.stderr)
+            os.remove(marker)
+        print("ok: %d bad settings rejected before the program started; a run without a profile exits 6" % len(cases))
 
 
 def main():
