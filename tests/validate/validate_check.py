@@ -573,6 +573,11 @@ def bad_input(args):
         failed = run([args.mheta, "validate", "-n", "2", "--app", "/nonexistent/program", "--cluster", broken,
                       "-o", os.path.join(tmp, "v.json")], expect=5)
         check("capture" in failed.stderr, "names the failing step's log:\n" + failed.stderr)
+        # A program that runs but is never captured (no MPI at all): the
+        # error says what is missing, not just that a step failed.
+        missing = run([args.mheta, "validate", "-n", "2", "--app", "/bin/true", "--cluster", broken,
+                       "-o", os.path.join(tmp, "v.json")], expect=5)
+        check("wrote no profile" in missing.stderr, "does not say the program wrote no profile:\n" + missing.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("bad input: PASS")
