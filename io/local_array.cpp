@@ -51,6 +51,11 @@ std::string mpi_error_text(int code) {
   return std::string(text, static_cast<std::size_t>(length));
 }
 
+// Throws, naming the file and the MPI-IO call, when `rc` is an error.
+void check_mpi_io(const std::filesystem::path& path, int rc, const char* call) {
+  if (rc != MPI_SUCCESS) fail(path, std::string(call) + " failed: " + mpi_error_text(rc));
+}
+
 // Closes an HDF5 identifier with the function that matches its kind.
 class Handle {
  public:
@@ -314,27 +319,26 @@ void LocalArray::open_data(MPI_Offset data_offset, int extra_mode) {
 }
 
 void LocalArray::write_image(const std::vector<std::byte>& image) {
-  auto check = [&](int rc, const char* call) {
-    if (rc != MPI_SUCCESS) fail(path_, std::string(call) + " failed: " + mpi_error_text(rc));
-  };
   // Empties a file left by an earlier run (MPI_MODE_CREATE keeps it).
-  check(MPI_File_set_size(file_, 0), "MPI_File_set_size");
+  check_mpi_io(path_, MPI_File_set_size(file_, 0), "MPI_File_set_size");
   // The rows' bytes in the image are zeros HDF5 never wrote: skipped, so
   // creating a block writes its metadata only.
   const auto size = static_cast<MPI_Offset>(image.size());
   const MPI_Offset rows_end = data_offset_ + local_rows() * bytes_per_row();
   auto write = [&](MPI_Offset from, MPI_Offset to) {
     if (from >= to) return;
-    check(MPI_File_write_at(file_, from, image.data() + from, static_cast<int>(to - from), MPI_BYTE,
-                            MPI_STATUS_IGNORE),
-          "MPI_File_write_at");
+    check_mpi_io(path_,
+                 MPI_File_write_at(file_, from, image.data() + from, static_cast<int>(to - from), MPI_BYTE,
+                                   MPI_STATUS_IGNORE),
+                 "MPI_File_write_at");
   };
-  write(0, local_rows() > 0 ? std::min(size, data_offset_) : size);
-  if (local_rows() > 0) write(rows_end, size);
+  // Without rows, rows_end is data_offset_: the two ranges cover the image.
+  write(0, std::min(size, data_offset_));
+  write(rows_end, size);
   // The file ends where the rows or the metadata do, whichever is last:
   // HDF5's end of allocation (io/file_image.hpp). The rows' region stays a
   // hole until they are written.
-  check(MPI_File_set_size(file_, std::max(rows_end, size)), "MPI_File_set_size");
+  check_mpi_io(path_, MPI_File_set_size(file_, std::max(rows_end, size)), "MPI_File_set_size");
 }
 
 LocalArray::LocalArray(LocalArray&& other) noexcept
@@ -394,7 +398,7 @@ void LocalArray::read_rows(std::int64_t first, std::int64_t count, void* out) {
   const double start = MPI_Wtime();
   const int rc =
       MPI_File_read_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_, MPI_STATUS_IGNORE);
-  if (rc != MPI_SUCCESS) fail(path_, "MPI_File_read_at failed: " + mpi_error_text(rc));
+  check_mpi_io(path_, rc, "MPI_File_read_at");
   IoCounters& c = io_counters();
   c.read_seconds += MPI_Wtime() - start;
   c.reads += 1;
@@ -407,7 +411,7 @@ void LocalArray::write_rows(std::int64_t first, std::int64_t count, const void* 
   const double start = MPI_Wtime();
   const int rc =
       MPI_File_write_at(file_, byte_offset(first), in, static_cast<int>(count), row_type_, MPI_STATUS_IGNORE);
-  if (rc != MPI_SUCCESS) fail(path_, "MPI_File_write_at failed: " + mpi_error_text(rc));
+  check_mpi_io(path_, rc, "MPI_File_write_at");
   IoCounters& c = io_counters();
   c.write_seconds += MPI_Wtime() - start;
   c.writes += 1;
@@ -420,7 +424,7 @@ MPI_Request LocalArray::start_read_rows(std::int64_t first, std::int64_t count, 
   if (count == 0) return request;
   const double start = MPI_Wtime();
   const int rc = MPI_File_iread_at(file_, byte_offset(first), out, static_cast<int>(count), row_type_, &request);
-  if (rc != MPI_SUCCESS) fail(path_, "MPI_File_iread_at failed: " + mpi_error_text(rc));
+  check_mpi_io(path_, rc, "MPI_File_iread_at");
   IoCounters& c = io_counters();
   c.issue_seconds += MPI_Wtime() - start;
   c.reads += 1;
