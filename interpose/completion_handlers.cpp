@@ -40,6 +40,16 @@ thread_local std::vector<ClockCompletion> t_clock_completions;
 // in its channel, recorded while capturing, told to the services. A
 // receive from MPI_PROC_NULL (source < 0) is no message, and a process of
 // another MPI_COMM_WORLD no rank of the profile.
+// Whether a completed receive was cancelled (MPI_Cancel): only a completed
+// request's status says so; a status the program ignores was replaced by
+// one of ours before the call (complete_all's caller).
+bool cancelled(const MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return false;
+  int flag = 0;
+  PMPI_Test_cancelled(status, &flag);
+  return flag != 0;
+}
+
 void record_completed_receive(Runtime& rt, MPI_Comm comm, const MPI_Status& status) {
   if (status.MPI_SOURCE < 0) return;
   const int world_peer = world_rank_of(comm, status.MPI_SOURCE);
@@ -78,7 +88,10 @@ void complete(Runtime& rt, MPI_Request request, const MPI_Status* status, FileDe
   VirtualClockService& clock = rt.clock();
   switch (p.kind) {
     case Kind::recv:
-      if (p.from_nobody) {  // its status may name rank 0 (MPICH 4.0's test): neither a message nor a send time
+      // From MPI_PROC_NULL (its status may name rank 0: MPICH 4.0's test),
+      // or cancelled (MPICH leaves a source and tag of some other message in
+      // its status): neither a message nor a send time.
+      if (p.from_nobody || cancelled(status)) {
         if (rt.capturing()) rt.timeline().receive_from_nobody();
         break;
       }
@@ -230,16 +243,9 @@ int handle_completion(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   VirtualClockService& clock = rt.clock();
   for (ClockCompletion& done : t_clock_completions) {
     switch (done.kind) {
-      case Kind::recv: {
-        // A cancelled receive took no message, whatever its status's source
-        // and tag hold (MPICH leaves values there): no time to take. Only a
-        // completed request's status says so (a probe's, whose cancelled
-        // field MPI does not set, and a blocking receive's cannot be).
-        int cancelled = 0;
-        PMPI_Test_cancelled(&done.status, &cancelled);
-        if (cancelled == 0) clock.received(done.comm, &done.status, done.posted_at);
+      case Kind::recv:  // a cancelled one never gets here (complete)
+        clock.received(done.comm, &done.status, done.posted_at);
         break;
-      }
       case Kind::send:
         clock.synchronous_send_completed(done.comm, done.peer, done.tag, static_cast<std::int64_t>(done.bytes),
                                          done.posted_at);
