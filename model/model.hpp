@@ -376,7 +376,10 @@ class Workspace {
   // changes (another rank emptied) keeps its time.
   std::vector<double> sent;
   // Per op (synchronous sends, with handshakes_): when the receiver reached
-  // the receive of it, -1 before; on the tape, the node of that time.
+  // the receive of it, kNotReached before (not a negative time: the steady
+  // iteration starts the ranks' clocks at their biases, which may be
+  // below 0); on the tape, the node of that time.
+  static constexpr double kNotReached = -std::numeric_limits<double>::infinity();
   std::vector<double> reached;
   std::vector<int> reached_node;
   // Per rank: when its link has put out every message it posted so far

@@ -379,7 +379,7 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
   std::fill(ws.at_collective.begin(), ws.at_collective.end(), 0);
   std::fill(ws.collective_arrived.begin(), ws.collective_arrived.end(), 0);
   std::fill(ws.collective_latest.begin(), ws.collective_latest.end(), 0.0);
-  std::fill(ws.reached.begin(), ws.reached.end(), -1.0);
+  std::fill(ws.reached.begin(), ws.reached.end(), Workspace::kNotReached);
   if constexpr (kTaped) {
     ws.tape_fits = false;  // until the replay has recorded all of it
     tape->restart(ws.clock, ws.link);
@@ -505,7 +505,7 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
             // "Collectives over a group").
             const auto si = static_cast<std::size_t>(op.index);
             if (peer != nullptr && peer[si] < 0) break;  // not sent
-            if (ws.reached[si] < 0) {
+            if (ws.reached[si] == Workspace::kNotReached) {
               blocked = true;
               break;
             }
@@ -528,7 +528,7 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
             if (send < 0 || (peer != nullptr && peer[i] < 0)) break;
             const auto si = static_cast<std::size_t>(send);
             const bool handshake = handshakes_ > 0 && ops_[si].synchronous;
-            if (handshake && ws.reached[si] < 0) {
+            if (handshake && ws.reached[si] == Workspace::kNotReached) {
               // Reached: the sender's handshake may go on from here. On
               // the tape, this time becomes a node of its own (the clock's
               // weights are costs, never negative, so the maximum is the
@@ -659,12 +659,15 @@ void Model::replay_ops(std::span<const std::int64_t> rows, Workspace& ws, const 
       int stuck = 0;
       while (ws.pc[static_cast<std::size_t>(stuck)] == op_begin_[static_cast<std::size_t>(stuck) + 1]) ++stuck;
       const Op& op = ops_[static_cast<std::size_t>(ws.pc[static_cast<std::size_t>(stuck)])];
+      std::string what = "message from rank " + std::to_string(op.index);
+      if (op.kind == OpKind::collective || op.kind == OpKind::collective_wait) {
+        what = "collective some rank never reaches";
+      } else if (op.kind == OpKind::handshake) {  // its index is its send's op, whose index is the peer
+        what = "synchronous send's receiver, rank " + std::to_string(ops_[static_cast<std::size_t>(op.index)].index) +
+               ", to reach its receive";
+      }
       throw ModelError("the profile's communication deadlocks: rank " + std::to_string(stuck) + " section " +
-                       std::to_string(op.section) + " waits for a " +
-                       (op.kind == OpKind::collective || op.kind == OpKind::collective_wait
-                            ? std::string("collective some rank never reaches")
-                            : "message from rank " + std::to_string(op.index)) +
-                       " while the others wait too");
+                       std::to_string(op.section) + " waits for a " + what + " while the others wait too");
     }
   }
   if constexpr (kTaped) {

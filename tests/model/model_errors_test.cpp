@@ -65,6 +65,24 @@ TEST(ModelErrors, ReceivesInACycleDeadlock) {
   EXPECT_NE(error_of(p, testing::uniform_cluster(2, 0, 0, 0, 0)).find("deadlocks"), std::string::npos);
 }
 
+TEST(ModelErrors, SynchronousSendsCompletedBeforeTheirReceivesDeadlock) {
+  Profile p = two_ranks();
+  // Each completes its Issend (which needs the other's receive) before it
+  // receives: the message names the receiver the handshake waits for.
+  for (int me = 0; me < 2; ++me) {
+    CommOp send = testing::send_to(1 - me, 8);
+    send.nonblocking = true;
+    send.synchronous = true;
+    send.completed_section = 0;
+    send.completed_comm = 1;
+    p.ranks[static_cast<std::size_t>(me)].sections[0].comm = {send, testing::recv_from(1 - me, 8)};
+  }
+  const std::string error = error_of(p, testing::uniform_cluster(2, 0, 0, 0, 0));
+  EXPECT_NE(error.find("rank 0 section 0 waits for a synchronous send's receiver, rank 1, to reach its receive"),
+            std::string::npos)
+      << error;
+}
+
 TEST(ModelErrors, DistributionOfTheWrongShape) {
   const Model model(two_ranks(), testing::uniform_cluster(2, 0, 0, 0, 0));
   Workspace ws(model);

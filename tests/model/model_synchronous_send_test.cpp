@@ -103,5 +103,42 @@ TEST(SynchronousSend, TheReweightedTapeGivesTheReplaysTimes) {
   EXPECT_DOUBLE_EQ(model.predict(other).iteration_s, kLate * 0.3 + 2 * kRound);
 }
 
+// Two pairs that never meet, 0 with 2 and 1 with 3 (two coupled codes' ranks
+// exchanging across their halves): each rank computes kFast, swaps one
+// synchronous message with its partner, and computes again, rank 1 kLate
+// and the others kFast. Each pair goes at its own pace: 1 and 3 at
+// kFast + c + kLate (3 waits for 1 at every exchange), 0 and 2 at
+// 2 kFast + c. The steady iteration starts each rank's clock at its bias,
+// below 0 for rank 3, which waits: a receive reached at a negative time
+// is still reached (it was taken for "not yet", and the replay reported a
+// deadlock).
+TEST(SynchronousSend, PairsAtTheirOwnPaceWhoseClocksStartBelowZero) {
+  constexpr double kFast = 0.001;
+  Profile p = testing::empty_profile({});
+  p.distribution.rows.assign(4, 100);
+  p.ranks.resize(4);
+  for (int me = 0; me < 4; ++me) {
+    const int partner = (me + 2) % 4;
+    CommOp send = send_to(partner, kBytes, 0);
+    send.nonblocking = true;
+    send.synchronous = true;
+    send.completed_section = 0;
+    send.completed_comm = 2;
+    auto& sections = p.ranks[static_cast<std::size_t>(me)].sections;
+    sections.push_back(Section{{compute_stage(kFast)}, {send, recv_from(partner, kBytes, 0)}});
+    sections.push_back(Section{{compute_stage(me == 1 ? kLate : kFast)}, {}});
+  }
+  const Model model(p, testing::uniform_cluster(4, 0, 0, kAlpha, kBeta));
+  const Prediction prediction = model.predict(std::vector<std::int64_t>(4, 100));
+  // Paces are differences of clocks many iterations on: equal to 1e-12 s.
+  const double slow = kFast + kRound + kLate;
+  const double fast = 2 * kFast + kRound;
+  EXPECT_NEAR(prediction.iteration_s, slow, 1e-12);
+  EXPECT_NEAR(prediction.ranks[1].total_s, slow, 1e-12);
+  EXPECT_NEAR(prediction.ranks[3].total_s, slow, 1e-12);
+  EXPECT_NEAR(prediction.ranks[0].total_s, fast, 1e-12);
+  EXPECT_NEAR(prediction.ranks[2].total_s, fast, 1e-12);
+}
+
 }  // namespace
 }  // namespace mheta::model
