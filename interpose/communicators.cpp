@@ -7,12 +7,23 @@ namespace mheta::interpose {
 
 namespace {
 
+bool is_intercommunicator(MPI_Comm comm) {
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  return inter != 0;
+}
+
 // `peers` of `comm` as ranks of MPI_COMM_WORLD, into `out` (MPI_PROC_NULL
-// stays MPI_PROC_NULL).
+// stays MPI_PROC_NULL). A point-to-point peer of an intercommunicator is a
+// rank of its remote group.
 void translate_to_world(MPI_Comm comm, int n, const int* peers, int* out) {
   MPI_Group group = MPI_GROUP_NULL;
   MPI_Group world = MPI_GROUP_NULL;
-  PMPI_Comm_group(comm, &group);
+  if (is_intercommunicator(comm)) {
+    PMPI_Comm_remote_group(comm, &group);
+  } else {
+    PMPI_Comm_group(comm, &group);
+  }
   PMPI_Comm_group(MPI_COMM_WORLD, &world);
   PMPI_Group_translate_ranks(group, n, peers, world, out);
   PMPI_Group_free(&group);
@@ -84,12 +95,15 @@ bool within_world(MPI_Comm comm) {
 
 bool between_ranks(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL || comm == MPI_COMM_SELF) return false;
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return false;
+  if (is_intercommunicator(comm)) return false;
   int size = 1;
   PMPI_Comm_size(comm, &size);
   return size > 1;
+}
+
+bool messages_between_ranks(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return false;
+  return is_intercommunicator(comm) || between_ranks(comm);
 }
 
 bool over_all_ranks(MPI_Comm comm, int world_size) {

@@ -16,13 +16,20 @@ std::vector<int> ranks_of(MPI_Group group, MPI_Comm comm);
 // group order (not an overload of world_ranks_of: MPI_Comm and MPI_Group
 // are one type in MPICH).
 std::vector<int> world_members(MPI_Comm comm);
-// `peer` of `comm` as a rank of MPI_COMM_WORLD.
+// `peer` of `comm` as a rank of MPI_COMM_WORLD (a point-to-point peer of
+// an intercommunicator is a rank of its remote group; MPI_UNDEFINED for a
+// process of another MPI_COMM_WORLD).
 int world_rank_of(MPI_Comm comm, int peer);
 // The same for several (MPI_PROC_NULL stays MPI_PROC_NULL).
 std::vector<int> world_ranks_of(MPI_Comm comm, const std::vector<int>& peers);
-// Whether messages on `comm` are communication between ranks (more than one
-// rank, not an intercommunicator).
+// Whether collectives on `comm` are communication between ranks (more than
+// one rank, not an intercommunicator).
 bool between_ranks(MPI_Comm comm);
+// Whether point-to-point messages on `comm` may be communication between
+// ranks: those of an intracommunicator of more than one rank, and those of
+// an intercommunicator (two coupled codes' halves of MPI_COMM_WORLD; a
+// peer of a spawned or connected job is none, world_rank_of says).
+bool messages_between_ranks(MPI_Comm comm);
 // Whether every process of `comm` (both groups of an intercommunicator) is
 // a rank of this MPI_COMM_WORLD: not one that reaches spawned processes or
 // another job's (dynamic processes).

@@ -36,7 +36,7 @@ void see_sendrecv(Runtime& rt, Fn fn, const CallInfo& c) {
 // virtual clock has no send time to wait for.
 void follow_receive_from_nobody(Runtime& rt, Category category, const CallInfo& c) {
   if (category != Category::irecv && category != Category::recv_init) return;
-  if (!rt.following() || !between_ranks(c.comm)) return;
+  if (!rt.following() || !messages_between_ranks(c.comm)) return;
   PendingRequest pending{.kind = Kind::recv,
                          .comm = c.comm,
                          .peer = MPI_PROC_NULL,
@@ -59,7 +59,7 @@ void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
 
 int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   const bool following = rt.following();
-  const bool between = following && c.peer >= 0 && between_ranks(c.comm);
+  const bool between = following && c.peer >= 0 && messages_between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   const bool synchronous = synchronous_send(fn);
   // Ahead of the message; its bytes go out when the link is free.
@@ -82,7 +82,7 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb) {
   MPI_Status local{};
   const bool following = rt.following();
-  const bool between = following && between_ranks(c.comm);
+  const bool between = following && messages_between_ranks(c.comm);
   if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = rt.clock().now();
   // A receive from MPI_PROC_NULL returns at once and is never waited for:
@@ -110,7 +110,7 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
 int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
   const bool following = rt.following();
-  const bool between = following && between_ranks(c.comm);
+  const bool between = following && messages_between_ranks(c.comm);
   VirtualClockService& clock = rt.clock();
   if ((between || clock.carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = clock.now();
@@ -156,7 +156,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
     follow_receive_from_nobody(rt, category, c);
     return rc;
   }
-  const bool between = rt.following() && between_ranks(c.comm);
+  const bool between = rt.following() && messages_between_ranks(c.comm);
   if (!between && !timed) return rc;
   std::lock_guard lock(rt.mutex());
   const std::int64_t bytes = type_bytes(c.count, c.type);
@@ -305,7 +305,7 @@ int handle_isendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   if (rc != MPI_SUCCESS) return rc;
   const bool following = rt.following();
   if (following) see_sendrecv(rt, fn, c);
-  const bool between = following && between_ranks(c.comm);
+  const bool between = following && messages_between_ranks(c.comm);
   if (!between && !clock.carrying()) return rc;
   std::lock_guard lock(rt.mutex());
   PendingRequest pending{.kind = Kind::sendrecv,

@@ -132,3 +132,25 @@ def halo_program_profile(args, columns):
     halo exchange on 96 rows of `columns`, args.iterations steps), its
     results unchanged under the interposer."""
     return interposed_profile(args, [args.program, "96", str(columns), str(args.iterations)], compared=result_lines)
+
+
+def profile_messages(rank, op):
+    """(peer, tag) -> count of the messages of kind op ("send" or "recv") in
+    one rank's captured iteration."""
+    counts = {}
+    for section in rank["sections"]:
+        for m in section["comm"]:
+            if m["op"] == op:
+                counts[(m["peer"], m["tag"])] = counts.get((m["peer"], m["tag"]), 0) + 1
+    return counts
+
+
+def check_receives_matched(ranks):
+    """Every receive of every rank's iteration has its send, in the same
+    number, in its peer's (the profile fits together, as mheta predict
+    requires of it)."""
+    for r, rank in enumerate(ranks):
+        for (peer, tag), count in sorted(profile_messages(rank, "recv").items()):
+            sent = profile_messages(ranks[peer], "send").get((r, tag), 0) if 0 <= peer < len(ranks) else 0
+            check(sent == count, "rank %d receives %d message(s) of tag %d from rank %d, which sends %d" %
+                  (r, count, tag, peer, sent))

@@ -16,20 +16,14 @@ iteration:
   - the output (what was received, and how many receives were cancelled)
     is unchanged, and the profile follows docs/schemas/profile.schema.json.
 """
-import collections
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from checks import check, exit_if_failed, interposed_profile, profile_check_parser  # noqa: E402
+from checks import (check, check_receives_matched, exit_if_failed, interposed_profile,  # noqa: E402
+                    profile_check_parser, profile_messages)
 
 DATA = 1  # cancelled_receives.c's ring tag
-
-
-def messages(rank, op):
-    """(peer, tag) of each message of the rank's iteration of kind op."""
-    return collections.Counter((m["peer"], m["tag"]) for section in rank["sections"] for m in section["comm"]
-                               if m["op"] == op)
 
 
 def main():
@@ -38,15 +32,11 @@ def main():
     ranks = profile["ranks"]
     for r, rank in enumerate(ranks):
         left = (r + args.np - 1) % args.np
-        received = messages(rank, "recv")
-        check(received == collections.Counter({(left, DATA): 1}),
+        received = profile_messages(rank, "recv")
+        check(received == {(left, DATA): 1},
               "rank %d receives %s in its iteration, expected one message of tag %d from rank %d alone (a "
-              "cancelled receive recorded as a message?)" % (r, dict(received), DATA, left))
-        for (peer, tag), count in received.items():
-            if 0 <= peer < len(ranks):
-                sent = messages(ranks[peer], "send")[(r, tag)]
-                check(sent == count, "rank %d receives %d message(s) of tag %d from rank %d, which sends %d" %
-                      (r, count, tag, peer, sent))
+              "cancelled receive recorded as a message?)" % (r, received, DATA, left))
+    check_receives_matched(ranks)
     exit_if_failed()
     print("ok: %d ranks, the cancelled receives left out, each ring receive matched by its send" % args.np)
 
