@@ -40,6 +40,23 @@ std::shared_ptr<const NeighbourMessages> recorded_messages(int self, MPI_Comm co
       self, world_ranks_of(comm, neighbours.destinations), sent, world_ranks_of(comm, neighbours.sources), received));
 }
 
+// A collective on an intercommunicator (between two coupled codes' groups)
+// is not recorded (docs/interpose.md, "Limits"): the first one of the run
+// says so, on its group's rank 0, so that a profile without its
+// communication and waits does not pass for a whole one.
+void say_intercommunicator_collective_unrecorded(const Runtime& rt, Fn fn, MPI_Comm comm) {
+  static std::atomic<bool> said{false};
+  if (said.load(std::memory_order_relaxed)) return;
+  int local_rank = 0;
+  PMPI_Comm_rank(comm, &local_rank);
+  if (local_rank != 0 || said.exchange(true)) return;
+  std::fprintf(stderr,
+               "mheta interpose (rank %d): %s on an intercommunicator is not recorded: the profile leaves out its "
+               "communication and the wait for the other group (point-to-point messages on intercommunicators are "
+               "recorded)\n",
+               rt.world_rank(), fn_name(fn));
+}
+
 }  // namespace
 
 int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef nb) {
@@ -61,6 +78,7 @@ int handle_collective(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRe
     RecordedCollective recorded{};
     if (following) {
       recorded = record_collective(rt, fn, {c.comm, c.collective, collective_bytes(c), priced_bytes(c)}, all, posted);
+      if (!all && is_intercommunicator(c.comm)) say_intercommunicator_collective_unrecorded(rt, fn, c.comm);
     }
     // A non-blocking one completes with its request: its end time, and
     // where the capture records it.

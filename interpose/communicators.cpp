@@ -5,13 +5,13 @@
 
 namespace mheta::interpose {
 
-namespace {
-
 bool is_intercommunicator(MPI_Comm comm) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   return inter != 0;
 }
+
+namespace {
 
 // `peers` of `comm` as ranks of MPI_COMM_WORLD, into `out` (MPI_PROC_NULL
 // stays MPI_PROC_NULL). A point-to-point peer of an intercommunicator is a

@@ -22,6 +22,8 @@ std::vector<int> world_members(MPI_Comm comm);
 int world_rank_of(MPI_Comm comm, int peer);
 // The same for several (MPI_PROC_NULL stays MPI_PROC_NULL).
 std::vector<int> world_ranks_of(MPI_Comm comm, const std::vector<int>& peers);
+// Whether `comm` joins two groups (MPI_Intercomm_create and the like).
+bool is_intercommunicator(MPI_Comm comm);
 // Whether collectives on `comm` are communication between ranks (more than
 // one rank, not an intercommunicator).
 bool between_ranks(MPI_Comm comm);

@@ -100,11 +100,12 @@ def result_lines(line):
     return line.startswith("result")
 
 
-def interposed_profile(args, program, compared=None):
+def interposed_profile(args, program, compared=None, with_stderr=False):
     """Runs `program` as run_interposed_unchanged does, with the profile
     written to a scratch file (and args.emulate, if given), and returns the
-    profile; ends the driver when none was written, when it does not follow
-    args.schema, or when it has not args.np ranks."""
+    profile (with_stderr: and the run's stderr); ends the driver when none
+    was written, when it does not follow args.schema, or when it has not
+    args.np ranks."""
     import jsonschema  # only the drivers that check profiles need it
 
     with open(args.schema) as f:
@@ -124,7 +125,7 @@ def interposed_profile(args, program, compared=None):
         sys.exit("FAIL: the profile does not follow the schema: %s" % errors[0].message)
     if len(profile["ranks"]) != args.np:
         sys.exit("FAIL: the profile has %d ranks, expected %d" % (len(profile["ranks"]), args.np))
-    return profile
+    return (profile, interposed.stderr) if with_stderr else profile
 
 
 def halo_program_profile(args, columns):

@@ -3,7 +3,8 @@
  * reduction, and the halves coupled through an intercommunicator every
  * step: each rank swaps a flux (MPI_Sendrecv) and a boundary block
  * (MPI_Isend/MPI_Irecv, MPI_Waitall) with the rank of the same number in
- * the other half. The second half computes twice as long. A point-to-point
+ * the other half, and every 10th step an MPI_Allreduce on the
+ * intercommunicator. The second half computes twice as long. A point-to-point
  * peer of an intercommunicator is a rank of the remote group: the capture
  * must record these messages with the world rank they reach. Prints a
  * checksum that must not change under the interposer.
@@ -46,9 +47,12 @@ int main(int argc, char** argv) {
     MPI_Irecv(in, BLOCK, MPI_DOUBLE, rank, BOUNDARY, coupling, &requests[0]);
     MPI_Isend(out, BLOCK, MPI_DOUBLE, rank, BOUNDARY, coupling, &requests[1]);
     MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
-    double norm = other + in[s % BLOCK];
+    double norm = other + in[s % BLOCK], across = 0;
     MPI_Allreduce(MPI_IN_PLACE, &norm, 1, MPI_DOUBLE, MPI_SUM, half);
-    sum += norm;
+    /* Every 10th step the other half's sum, by a collective on the
+     * intercommunicator (not recorded: the interposer says so once). */
+    if (s % 10 == 0) MPI_Allreduce(&norm, &across, 1, MPI_DOUBLE, MPI_SUM, coupling);
+    sum += norm + 1e-3 * across;
   }
   double all = 0;
   MPI_Reduce(&sum, &all, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
