@@ -153,7 +153,7 @@ Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_C
 
 void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool collective_point) {
   std::lock_guard lock(rt.mutex());
-  rt.call_seen({fn, signature(fn, peer, tag, bytes), collective_point});
+  rt.call_seen({fn, signature(fn, peer, rt.tag_steps().seen(fn, peer, tag), bytes), collective_point});
 }
 
 std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m, int tag) {

@@ -22,6 +22,7 @@
 #include "interpose/request_table.hpp"
 #include "interpose/service.hpp"
 #include "interpose/settings.hpp"
+#include "interpose/tag_steps.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/virtual_clock.hpp"
 #include "model/profile.hpp"
@@ -89,6 +90,8 @@ class Runtime {
   // mutex() held): where a captured period begins in each.
   ChannelCounter& channels() { return channels_; }
   FileVariables& files() { return files_; }
+  // What detection sees of each call's tag (mutex() held).
+  TagSteps& tag_steps() { return tag_steps_; }
   // The windows whose transfers and fences are recorded (mutex() held).
   CapturedWindows& windows() { return windows_; }
   // Split collective MPI-IO begun and not yet ended, by file (MPI allows
@@ -184,6 +187,7 @@ class Runtime {
   RequestTable requests_;
   ChannelCounter channels_;
   FileVariables files_;
+  TagSteps tag_steps_;
   CapturedWindows windows_;
   std::unordered_map<MPI_File, PendingRequest> split_file_io_;
   std::int64_t iterations_ = 0;
