@@ -11,6 +11,7 @@
 
 #include "interpose/clock.hpp"
 #include "interpose/period_alignment.hpp"
+#include "interpose/step_tags.hpp"
 #include "interpose/row_weights_file.hpp"
 #include "interpose/sleep_wait.hpp"
 #include "interpose/window_transfers.hpp"
@@ -180,7 +181,9 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
       return 0;
     }
     // Each rank captured its period on its own, wherever its loop let it
-    // begin: one window of the run, in every channel, before they meet.
+    // begin (at another step, whose tags may differ): one window of the
+    // run, in every channel, before they meet.
+    if (settings.capture == CaptureMode::automatic) pair_step_tags(records);
     const PeriodAlignment alignment =
         settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
     const WindowTransfers transfers = pair_window_transfers(records);

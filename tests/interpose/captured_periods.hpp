@@ -32,7 +32,9 @@ struct Step {
 // message numbered in its channel since the start (the runtime's
 // ChannelCounter), the period a Timeline of the calls from that operation to
 // the same operation of the next step (the compute before it closing it).
-inline RankRecord captured(int rank, const Step& step, int at, int phase) {
+// With `tag_step`, step s's messages carry their tags plus s * tag_step (a
+// program that tags each step's messages with the step number).
+inline RankRecord captured(int rank, const Step& step, int at, int phase, int tag_step = 0) {
   ChannelCounter counter;
   Timeline period;
   const int ops = static_cast<int>(step.ops.size());
@@ -41,8 +43,10 @@ inline RankRecord captured(int rank, const Step& step, int at, int phase) {
     if (s * ops > begin && s * ops <= begin + ops) period.add_compute(step.compute_s);
     for (int k = 0; k < ops; ++k) {
       const int g = s * ops + k;
-      const std::int64_t number = counter.next(channel_of(step.ops[static_cast<std::size_t>(k)]));
-      if (g >= begin && g < begin + ops) period.add_comm(step.ops[static_cast<std::size_t>(k)], number);
+      model::CommOp o = step.ops[static_cast<std::size_t>(k)];
+      if (o.kind != model::CommKind::collective) o.tag += s * tag_step;
+      const std::int64_t number = counter.next(channel_of(o));
+      if (g >= begin && g < begin + ops) period.add_comm(o, number);
     }
   }
   RankRecord r;
