@@ -153,7 +153,11 @@ Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_C
 
 void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool collective_point) {
   std::lock_guard lock(rt.mutex());
-  rt.call_seen({fn, signature(fn, peer, rt.tag_steps().seen(fn, peer, tag), bytes), collective_point});
+  // A call to MPI_PROC_NULL carries no message, and its tag tells nothing:
+  // a boundary rank posts its missing neighbours' receives under all the
+  // tags of its step, which would look like tags that step.
+  const int seen_tag = peer == MPI_PROC_NULL ? 0 : rt.tag_steps().seen(fn, peer, tag);
+  rt.call_seen({fn, signature(fn, peer, seen_tag, bytes), collective_point});
 }
 
 std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m, int tag) {
