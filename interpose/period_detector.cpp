@@ -38,13 +38,22 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   ++calls_;
 
   // The distances to the last two calls alike are the periods this call
-  // could repeat with (the second: a call twice in an iteration).
+  // could repeat with (the second: a call twice in an iteration). So are,
+  // while a loop is broken off, the distances to the last two pairs of calls
+  // alike (this call and the one before it): two events of their own
+  // periods (a residual every 5th step, an output every 3rd) break a step's
+  // loop and follow each other once in the period of both, 15 steps, which
+  // neither call alone is ever that far from its last. Such a proposal is
+  // weak (propose_weakly()), and only made where a loop just broke off: elsewhere,
+  // pairs would propose every distance an irregular inner loop makes, or
+  // calls that never repeat, at twice the detector's cost.
   LastSeen& seen = last_seen_[mix(signature) & (kLastSeen - 1)];
   if (seen.signature != signature) seen = {signature, -1, -1};
   if (seen.last >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.last, kMaxPeriod + 1)));
   if (seen.before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.before, kMaxPeriod + 1)));
   seen.before = seen.last;
   seen.last = i;
+  if (last_break_ >= 0 && i - last_break_ <= kPairsAfterBreak) propose_after_break(i, signature);
 
   live_ = -1;
   for (int k = 0; k < kCandidates; ++k) {
@@ -91,6 +100,16 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   }
 }
 
+void PeriodDetector::propose_after_break(std::int64_t i, std::uint64_t signature) {
+  const std::uint64_t pair = mix(signatures_[at(i - 1)] + 0x9e3779b97f4a7c15ULL) ^ signature;
+  LastSeen& seen = last_seen_[mix(pair) & (kLastSeen - 1)];
+  if (seen.signature != pair) seen = {pair, -1, -1};
+  if (seen.last >= 0) propose_weakly(static_cast<int>(std::min<std::int64_t>(i - seen.last, kMaxPeriod + 1)));
+  if (seen.before >= 0) propose_weakly(static_cast<int>(std::min<std::int64_t>(i - seen.before, kMaxPeriod + 1)));
+  seen.before = seen.last;
+  seen.last = i;
+}
+
 // A loop that breaks at regular distances is the inner loop of an outer one
 // of that period (whose calls may all recur within it): the distances to the
 // last two breaks, and to the last break by the same call, are proposed.
@@ -105,6 +124,7 @@ void PeriodDetector::note_break(Candidate& c, std::int64_t at, std::uint64_t sig
       break;
     }
   }
+  last_break_ = at;
   std::move_backward(c.breaks.begin(), c.breaks.end() - 1, c.breaks.end());
   c.breaks[0] = {at, signature};
 }
@@ -118,9 +138,27 @@ void PeriodDetector::propose(int period) {
     if (c.loop.id != 0) continue;
     if (victim == nullptr || c.period == 0 || (victim->period != 0 && c.run < victim->run)) victim = &c;
   }
-  if (victim == nullptr) return;  // every slot holds a loop
-  drop(*victim);
-  victim->period = period;
+  if (victim != nullptr) follow(*victim, period);  // else every slot holds a loop
+}
+
+// A weaker proposal (a pair of calls after a break): only a free slot, or a
+// candidate that has had a whole period to repeat and does not, so that it
+// never pushes out one that has just begun or is being confirmed.
+void PeriodDetector::propose_weakly(int period) {
+  if (period < 1 || period > kMaxPeriod || followed_[static_cast<std::size_t>(period)]) return;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    Candidate& c = candidates_[k];
+    if (c.period == 0 || (c.loop.id == 0 && c.run == 0 && calls_ - proposed_at_[k] > c.period)) {
+      follow(c, period);
+      return;
+    }
+  }
+}
+
+void PeriodDetector::follow(Candidate& c, int period) {
+  drop(c);
+  c.period = period;
+  proposed_at_[static_cast<std::size_t>(&c - candidates_.data())] = calls_;
   followed_[static_cast<std::size_t>(period)] = 1;
 }
 

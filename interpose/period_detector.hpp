@@ -31,6 +31,7 @@ class PeriodDetector {
   static constexpr int kRepeats = 3;       // whole periods seen before a stretch is a loop
   static constexpr int kCandidates = 8;    // periods followed at once
   static constexpr int kResumeWithin = 4;  // periods a loop may break for and still be the same loop
+  static constexpr int kPairsAfterBreak = 2;  // calls after a break whose pairs propose periods
   // Two loops whose times differ by less than this share took the same time
   // (an outer loop and the inner one it holds): the one with the longer
   // period wins, unless the shorter one runs on for kOccasional repetitions
@@ -127,7 +128,10 @@ class PeriodDetector {
   };
 
   void propose(int period);
+  void propose_weakly(int period);
+  void follow(Candidate& c, int period);
   void note_break(Candidate& c, std::int64_t at, std::uint64_t signature);
+  void propose_after_break(std::int64_t i, std::uint64_t signature);
   void confirm(Candidate& c);
   void note_time(int slot);
   bool better(const Loop& a, const Loop& b) const;
@@ -143,8 +147,13 @@ class PeriodDetector {
   std::vector<LastSeen> last_seen_;  // direct-mapped by signature
   mutable std::vector<std::int32_t> kind_counts_;  // scratch of boundary_of, all zero between calls
   std::array<Candidate, kCandidates> candidates_{};
+  // The call each candidate was proposed at (beside them: a field more made
+  // every candidate slower to scan and reset, and detection twice as costly
+  // on calls that never repeat).
+  std::array<std::int64_t, kCandidates> proposed_at_{};
   std::vector<std::int8_t> followed_;  // followed_[p]: whether a candidate follows period p
   int live_ = -1;  // the candidate whose loop the calls are in, -1: none
+  std::int64_t last_break_ = -1;  // the call a loop last broke off at
   Loop best_;            // the best loop once its candidate no longer holds it
   int best_slot_ = -1;   // the candidate holding the best loop, -1: best_
   std::int64_t next_id_ = 1;

@@ -309,5 +309,45 @@ TEST(PeriodDetector, TheBestLoopOutlivesItsEnd) {
   EXPECT_EQ(r.d.best().repetitions(), 20);
 }
 
+// A step of two calls, a residual reduced every a-th step and a value
+// broadcast every b-th: the loop is the steps of both periods, lcm(a, b),
+// whatever a and b. No call alone recurs at that distance (the residual
+// follows 2 or 3 steps after the last broadcast); the pair of the two does,
+// proposed when the step's loop breaks off at them. Before, coprime periods
+// gave a single step (5 and 3: 6 repetitions, and no profile in the run).
+TEST(PeriodDetector, TwoEventsOfTheirOwnPeriodsMakeTheLoopOfBoth) {
+  struct Case {
+    int a, b, steps_of_both;
+  };
+  for (const Case& c : {Case{5, 3, 15}, Case{7, 5, 35}, Case{10, 7, 70}, Case{10, 4, 20}, Case{25, 10, 50}}) {
+    Rank r;
+    constexpr int kSteps = 600;
+    for (int s = 0; s < kSteps; ++s) {
+      r.calls({1, 2}, kMs);
+      if (s % c.a == c.a - 1) r.call(3, kMs);
+      if (s % c.b == c.b - 1) r.call(4, kMs);
+    }
+    const int calls = 2 * c.steps_of_both + c.steps_of_both / c.a + c.steps_of_both / c.b;
+    ASSERT_NE(r.d.best().id, 0) << c.a << " " << c.b;
+    EXPECT_EQ(r.d.best().period, calls) << c.a << " " << c.b;
+    EXPECT_EQ(r.d.best().repetitions(), kSteps / c.steps_of_both) << c.a << " " << c.b;
+  }
+}
+
+// An implicit solver's time step: 12 inner iterations of four calls between
+// the step's own calls. The pairs proposed after the inner loop's breaks
+// never push out the step's period while it is being confirmed.
+TEST(PeriodDetector, PairsAfterBreaksLeaveTheOuterStepFound) {
+  Rank r;
+  for (int s = 0; s < 30; ++s) {
+    r.calls({1, 2, 3}, kMs);
+    for (int it = 0; it < 12; ++it) r.calls({1, 2, 3, 3}, kMs);
+    r.calls({3, 3}, kMs);
+  }
+  ASSERT_NE(r.d.best().id, 0);
+  EXPECT_EQ(r.d.best().period, 3 + 12 * 4 + 2);
+  EXPECT_EQ(r.d.best().repetitions(), 30);
+}
+
 }  // namespace
 }  // namespace mheta::interpose
