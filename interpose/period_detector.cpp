@@ -47,13 +47,10 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   // weak (propose_weakly()), and only made where a loop just broke off: elsewhere,
   // pairs would propose every distance an irregular inner loop makes, or
   // calls that never repeat, at twice the detector's cost.
-  LastSeen& seen = last_seen_[mix(signature) & (kLastSeen - 1)];
-  if (seen.signature != signature) seen = {signature, -1, -1};
-  if (seen.last >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.last, kMaxPeriod + 1)));
-  if (seen.before >= 0) propose(static_cast<int>(std::min<std::int64_t>(i - seen.before, kMaxPeriod + 1)));
-  seen.before = seen.last;
-  seen.last = i;
-  if (last_break_ >= 0 && i - last_break_ <= kPairsAfterBreak) propose_after_break(i, signature);
+  propose_from_last(signature, i, false);
+  if (last_break_ >= 0 && i - last_break_ <= kPairsAfterBreak) {
+    propose_from_last(mix(signatures_[at(i - 1)] + 0x9e3779b97f4a7c15ULL) ^ signature, i, true);
+  }
 
   live_ = -1;
   for (int k = 0; k < kCandidates; ++k) {
@@ -100,12 +97,20 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   }
 }
 
-void PeriodDetector::propose_after_break(std::int64_t i, std::uint64_t signature) {
-  const std::uint64_t pair = mix(signatures_[at(i - 1)] + 0x9e3779b97f4a7c15ULL) ^ signature;
-  LastSeen& seen = last_seen_[mix(pair) & (kLastSeen - 1)];
-  if (seen.signature != pair) seen = {pair, -1, -1};
-  if (seen.last >= 0) propose_weakly(static_cast<int>(std::min<std::int64_t>(i - seen.last, kMaxPeriod + 1)));
-  if (seen.before >= 0) propose_weakly(static_cast<int>(std::min<std::int64_t>(i - seen.before, kMaxPeriod + 1)));
+// The distances from call i to the last two calls (or pairs of calls) of
+// key `key`, proposed.
+void PeriodDetector::propose_from_last(std::uint64_t key, std::int64_t i, bool weakly) {
+  LastSeen& seen = last_seen_[mix(key) & (kLastSeen - 1)];
+  if (seen.signature != key) seen = {key, -1, -1};
+  for (const std::int64_t before : {seen.last, seen.before}) {
+    if (before < 0) continue;
+    const int period = static_cast<int>(std::min<std::int64_t>(i - before, kMaxPeriod + 1));
+    if (weakly) {
+      propose_weakly(period);
+    } else {
+      propose(period);
+    }
+  }
   seen.before = seen.last;
   seen.last = i;
 }

@@ -131,7 +131,7 @@ class PeriodDetector {
   void propose_weakly(int period);
   void follow(Candidate& c, int period);
   void note_break(Candidate& c, std::int64_t at, std::uint64_t signature);
-  void propose_after_break(std::int64_t i, std::uint64_t signature);
+  void propose_from_last(std::uint64_t key, std::int64_t i, bool weakly);
   void confirm(Candidate& c);
   void note_time(int slot);
   bool better(const Loop& a, const Loop& b) const;

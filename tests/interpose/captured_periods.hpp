@@ -3,12 +3,14 @@
 // what the runtime records of a rank that runs one step of a loop over and
 // over and captures one period of it, and the shape of a period to compare.
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "interpose/message_channels.hpp"
 #include "interpose/profile_assembly.hpp"
 #include "interpose/timeline.hpp"
+#include "model/cluster.hpp"
 
 namespace mheta::interpose::testing {
 
@@ -55,6 +57,22 @@ inline RankRecord captured(int rank, const Step& step, int at, int phase, int ta
   r.sections = period.sections();
   r.channel_starts = period.channel_starts();
   return r;
+}
+
+// The profile the records make together, as rank 0 assembles it.
+inline model::Profile profile_of(const std::vector<RankRecord>& records) {
+  std::vector<std::string> warnings;
+  return assemble_profile(records, {"prog", static_cast<std::int64_t>(records.size()), "", 0, {}}, warnings);
+}
+
+// `ranks` nodes whose memory holds everything, on a network of 10 us
+// latency: the replay's times are the profile's own.
+inline model::Cluster uniform_cluster(int ranks) {
+  model::Cluster cluster;
+  cluster.nodes.resize(static_cast<std::size_t>(ranks));
+  for (model::Node& node : cluster.nodes) node.memory_bytes = std::uint64_t{1} << 40;
+  cluster.network.default_link.latency_s = 1e-5;
+  return cluster;
 }
 
 // The kind, peer, tag and bytes of every operation, in order, and each

@@ -11,9 +11,11 @@ namespace {
 
 using testing::captured;
 using testing::op;
+using testing::profile_of;
 using testing::Shape;
 using testing::shape_of;
 using testing::Step;
+using testing::uniform_cluster;
 
 // A periodic 1-D domain of `ranks` slabs (particle_drift's step): each
 // rank sends a count to its right and left neighbours, then receives
@@ -24,19 +26,6 @@ Step drift_step(int rank, int ranks) {
   return {1e-3 + 1e-4 * rank,
           {op(model::CommKind::send, right, 10, 4), op(model::CommKind::send, left, 20, 4),
            op(model::CommKind::recv, left, 10, 4), op(model::CommKind::recv, right, 20, 4)}};
-}
-
-model::Profile profile_of(const std::vector<RankRecord>& records) {
-  std::vector<std::string> warnings;
-  return assemble_profile(records, {"prog", static_cast<std::int64_t>(records.size()), "", 0, {}}, warnings);
-}
-
-model::Cluster uniform_cluster(int ranks) {
-  model::Cluster cluster;
-  cluster.nodes.resize(static_cast<std::size_t>(ranks));
-  for (model::Node& node : cluster.nodes) node.memory_bytes = std::uint64_t{1} << 40;
-  cluster.network.default_link.latency_s = 1e-5;
-  return cluster;
 }
 
 // Every rank began its capture after its own sends (each at another step):

@@ -12,8 +12,10 @@ namespace {
 
 using testing::captured;
 using testing::op;
+using testing::profile_of;
 using testing::shape_of;
 using testing::Step;
+using testing::uniform_cluster;
 
 // A chain of `ranks`: each sends its edge to both neighbours and receives
 // theirs, tag `base` (+ the step number, as the program tags them), after
@@ -26,19 +28,6 @@ Step chain_step(int rank, int ranks, int base) {
     }
   }
   return s;
-}
-
-model::Profile profile_of(const std::vector<RankRecord>& records) {
-  std::vector<std::string> warnings;
-  return assemble_profile(records, {"prog", static_cast<std::int64_t>(records.size()), "", 0, {}}, warnings);
-}
-
-model::Cluster uniform_cluster(int ranks) {
-  model::Cluster cluster;
-  cluster.nodes.resize(static_cast<std::size_t>(ranks));
-  for (model::Node& node : cluster.nodes) node.memory_bytes = std::uint64_t{1} << 40;
-  cluster.network.default_link.latency_s = 1e-5;
-  return cluster;
 }
 
 // The ranks captured steps 40, 41, 43 and 40 of a chain whose tags are the
