@@ -44,9 +44,9 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   // periods (a residual every 5th step, an output every 3rd) break a step's
   // loop and follow each other once in the period of both, 15 steps, which
   // neither call alone is ever that far from its last. Such a proposal is
-  // weak (propose_weakly()), and only made where a loop just broke off: elsewhere,
-  // pairs would propose every distance an irregular inner loop makes, or
-  // calls that never repeat, at twice the detector's cost.
+  // weak (propose_weakly()), and only made where a loop just broke off:
+  // elsewhere, pairs would propose every distance an irregular inner loop
+  // makes, or that calls which never repeat make.
   propose_from_last(signature, i, false);
   if (last_break_ >= 0 && i - last_break_ <= kPairsAfterBreak) {
     propose_from_last(mix(signatures_[at(i - 1)] + 0x9e3779b97f4a7c15ULL) ^ signature, i, true);

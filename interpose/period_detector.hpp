@@ -147,9 +147,7 @@ class PeriodDetector {
   std::vector<LastSeen> last_seen_;  // direct-mapped by signature
   mutable std::vector<std::int32_t> kind_counts_;  // scratch of boundary_of, all zero between calls
   std::array<Candidate, kCandidates> candidates_{};
-  // The call each candidate was proposed at (beside them: a field more made
-  // every candidate slower to scan and reset, and detection twice as costly
-  // on calls that never repeat).
+  // The call each candidate was proposed at (read by weak proposals only).
   std::array<std::int64_t, kCandidates> proposed_at_{};
   std::vector<std::int8_t> followed_;  // followed_[p]: whether a candidate follows period p
   int live_ = -1;  // the candidate whose loop the calls are in, -1: none
