@@ -177,7 +177,7 @@ bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
 void tell_file_io(Runtime& rt, Fn fn, const CallInfo& c, int variable, bool write, std::int64_t bytes) {
   if (!rt.following()) return;
   rt.file_io({fn, variable, write, bytes});
-  rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+  rt.call_seen({fn, signature(rt, fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
 }
 
 }  // namespace
@@ -258,7 +258,7 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
     }
   }
   rt.file_io({fn, variable, write, bytes});
-  rt.call_seen({fn, signature(fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+  rt.call_seen({fn, signature(rt, fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
   return rc;
 }
 

@@ -1,7 +1,6 @@
 // What several category handlers record and measure: a call's signature for
 // detection, its bytes, its messages and collectives as the capture records them.
 #include <algorithm>
-#include <bit>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -57,12 +56,11 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 
 }  // namespace
 
-std::uint64_t signature(Fn fn, int a, int b, std::int64_t bytes) {
-  const auto size_class =
-      static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(0, bytes))));
-  return (static_cast<std::uint64_t>(fn) << 48) ^ (size_class << 40) ^
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
+std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
+  const std::uint64_t call = (static_cast<std::uint64_t>(fn) << 48) ^
+                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
+                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
+  return call ^ (rt.size_classes().seen(call, bytes) << 40);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }
@@ -157,7 +155,7 @@ void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool co
   // a boundary rank posts its missing neighbours' receives under all the
   // tags of its step, which would look like tags that step.
   const int seen_tag = peer == MPI_PROC_NULL ? 0 : rt.tag_steps().seen(fn, peer, tag);
-  rt.call_seen({fn, signature(fn, peer, seen_tag, bytes), collective_point});
+  rt.call_seen({fn, signature(rt, fn, peer, seen_tag, bytes), collective_point});
 }
 
 std::vector<Timeline::CommRef> record_neighbour_sends(Runtime& rt, Fn fn, const NeighbourMessages& m, int tag) {

@@ -25,12 +25,13 @@ using Kind = PendingRequest::Kind;
 
 // handler_support.cpp: what several handlers record and measure.
 
-// What detection knows a call by: its function, two numbers (peer and tag,
-// the variable of a file) and the size class of its data (bytes rounded to
-// a power of two), so that the levels of a multigrid cycle, exchanging
-// halos of halving sizes, are different calls, while a message whose size
-// drifts a little stays the same call.
-std::uint64_t signature(Fn fn, int a, int b, std::int64_t bytes);
+// What detection knows a call by (mutex() held): its function, two numbers
+// (peer and tag, the variable of a file) and the size class of its data
+// (bytes rounded to a power of two), so that the levels of a multigrid
+// cycle, exchanging halos of halving sizes, are different calls, while a
+// message whose size drifts a little stays the same call, and one whose
+// size changes every step is seen so (size_classes.hpp).
+std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
 
 // Two numbers of a call in one (a Sendrecv's two peers, the requests a
 // Startall starts).

@@ -242,7 +242,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
       post_receive(rt, fn, p.peer, p.bytes, p.tag);
     }
   }
-  rt.call_seen({fn, signature(fn, static_cast<int>(peers), static_cast<int>(tags), bytes)});
+  rt.call_seen({fn, signature(rt, fn, static_cast<int>(peers), static_cast<int>(tags), bytes)});
   return rc;
 }
 

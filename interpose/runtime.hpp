@@ -22,6 +22,7 @@
 #include "interpose/request_table.hpp"
 #include "interpose/service.hpp"
 #include "interpose/settings.hpp"
+#include "interpose/size_classes.hpp"
 #include "interpose/tag_steps.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/virtual_clock.hpp"
@@ -92,6 +93,8 @@ class Runtime {
   FileVariables& files() { return files_; }
   // What detection sees of each call's tag (mutex() held).
   TagSteps& tag_steps() { return tag_steps_; }
+  // What detection sees of each call's size (mutex() held).
+  SizeClasses& size_classes() { return size_classes_; }
   // The windows whose transfers and fences are recorded (mutex() held).
   CapturedWindows& windows() { return windows_; }
   // Split collective MPI-IO begun and not yet ended, by file (MPI allows
@@ -188,6 +191,7 @@ class Runtime {
   ChannelCounter channels_;
   FileVariables files_;
   TagSteps tag_steps_;
+  SizeClasses size_classes_;
   CapturedWindows windows_;
   std::unordered_map<MPI_File, PendingRequest> split_file_io_;
   std::int64_t iterations_ = 0;
