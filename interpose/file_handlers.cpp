@@ -173,11 +173,19 @@ bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
   return file.recorded || file.disk_done_at || rt.file_io_factor() > 1 || rt.clock().on();
 }
 
-// An MPI-IO call, told to the services and to detection (mutex held).
+// An MPI-IO call, told to the services and to detection (mutex held). The
+// step from the file's last offset is seen as a value that varies where it
+// does (varying_values.hpp): records of changing sizes appended one after
+// another.
 void tell_file_io(Runtime& rt, Fn fn, const CallInfo& c, int variable, bool write, std::int64_t bytes) {
   if (!rt.following()) return;
   rt.file_io({fn, variable, write, bytes});
-  rt.call_seen({fn, signature(rt, fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+  constexpr int kVaryingStep = 0x7fffffff;
+  constexpr std::uint64_t kOffsets = 0x0ff5e75ULL << 20;  // keeps the steps' calls from the sizes'
+  int step = rt.files().offset_step(c.fh, c.offset);
+  const std::uint64_t file_call = (static_cast<std::uint64_t>(fn) << 48) ^ kOffsets ^ static_cast<std::uint32_t>(variable);
+  if (rt.varying_values().varies(file_call, step)) step = kVaryingStep;
+  rt.call_seen({fn, signature(rt, fn, variable, step, bytes)});
 }
 
 }  // namespace
@@ -257,8 +265,7 @@ int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call) {
       rt.files().note_access(c.fh, variable, file_pointer(fn), c.offset, bytes);
     }
   }
-  rt.file_io({fn, variable, write, bytes});
-  rt.call_seen({fn, signature(rt, fn, variable, rt.files().offset_step(c.fh, c.offset), bytes)});
+  tell_file_io(rt, fn, c, variable, write, bytes);
   return rc;
 }
 

@@ -1,6 +1,7 @@
 // What several category handlers record and measure: a call's signature for
 // detection, its bytes, its messages and collectives as the capture records them.
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -60,7 +61,14 @@ std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
   const std::uint64_t call = (static_cast<std::uint64_t>(fn) << 48) ^
                              (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
                              (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
-  return call ^ (rt.size_classes().seen(call, bytes) << 40);
+  // A size that varies (varying_values.hpp) is seen as one that no size
+  // class is: 127 bits.
+  constexpr std::uint64_t kVaryingSize = 127;
+  const std::int64_t size = std::max<std::int64_t>(0, bytes);
+  const std::uint64_t seen_size = rt.varying_values().varies(call, size)
+                                      ? kVaryingSize
+                                      : static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
+  return call ^ (seen_size << 40);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }

@@ -30,7 +30,7 @@ using Kind = PendingRequest::Kind;
 // (bytes rounded to a power of two), so that the levels of a multigrid
 // cycle, exchanging halos of halving sizes, are different calls, while a
 // message whose size drifts a little stays the same call, and one whose
-// size changes every step is seen so (size_classes.hpp).
+// size changes every step is seen so (varying_values.hpp).
 std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
 
 // Two numbers of a call in one (a Sendrecv's two peers, the requests a

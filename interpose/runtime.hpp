@@ -22,8 +22,8 @@
 #include "interpose/request_table.hpp"
 #include "interpose/service.hpp"
 #include "interpose/settings.hpp"
-#include "interpose/size_classes.hpp"
 #include "interpose/tag_steps.hpp"
+#include "interpose/varying_values.hpp"
 #include "interpose/timeline.hpp"
 #include "interpose/virtual_clock.hpp"
 #include "model/profile.hpp"
@@ -93,8 +93,8 @@ class Runtime {
   FileVariables& files() { return files_; }
   // What detection sees of each call's tag (mutex() held).
   TagSteps& tag_steps() { return tag_steps_; }
-  // What detection sees of each call's size (mutex() held).
-  SizeClasses& size_classes() { return size_classes_; }
+  // Which calls' sizes and file offsets vary, for detection (mutex() held).
+  VaryingValues& varying_values() { return varying_values_; }
   // The windows whose transfers and fences are recorded (mutex() held).
   CapturedWindows& windows() { return windows_; }
   // Split collective MPI-IO begun and not yet ended, by file (MPI allows
@@ -191,7 +191,7 @@ class Runtime {
   ChannelCounter channels_;
   FileVariables files_;
   TagSteps tag_steps_;
-  SizeClasses size_classes_;
+  VaryingValues varying_values_;
   CapturedWindows windows_;
   std::unordered_map<MPI_File, PendingRequest> split_file_io_;
   std::int64_t iterations_ = 0;

@@ -1,0 +1,63 @@
+#pragma once
+// Values of a call that change every step, for detection: a message's size
+// (the particles leaving a subdomain, sent after their count; a front that
+// grows) or the step between a file's offsets (records of those sizes
+// appended one after another). A signature that held them would never
+// repeat, and neither would the loop.
+//
+// Per call (its signature but the value), detection remembers the last
+// kValues values it saw. A program whose values are fixed brings at most
+// that many to one call, however many iterations it runs; a call that
+// brought more (kNewValuesToVary) has values that vary. From then on, a
+// value is seen as itself only when it is one of the call's usual ones
+// (the count before the particles, every step), and every other one as "a
+// value that varies" (the particles): the loop repeats. No MPI.
+#include <array>
+#include <cstdint>
+
+namespace mheta::interpose {
+
+class VaryingValues {
+ public:
+  // The values a call remembers, the least recently come one forgotten for
+  // a new one. A call that takes turns between more values than this, in
+  // order, finds every one new and is seen with values that vary.
+  static constexpr int kValues = 16;
+  static constexpr int kNewValuesToVary = kValues + 1;
+  // Once a call's values vary, a value is a usual one when it came at least
+  // kUsualComings times, and in at least one of every kUsualShare of the
+  // call's calls since it was remembered. A particle count that came again,
+  // in the same step (to two faces) or in a step like an earlier one, is not.
+  static constexpr int kUsualComings = 4;
+  static constexpr std::uint32_t kUsualShare = 4;
+
+  // Whether detection sees `value` of `call` (its signature without the
+  // value) as a value that varies, not as itself.
+  bool varies(std::uint64_t call, std::int64_t value);
+
+ private:
+  struct Value {
+    std::int64_t value = 0;
+    bool empty = true;
+    std::uint32_t first_call = 0;  // when it was remembered (the call's count)
+    std::uint32_t last_call = 0;
+    std::uint32_t comings = 0;  // since it was remembered
+  };
+  // Direct-mapped: a call whose slot another took starts that slot again. A
+  // program makes a few calls to a few peers; the size bounds the memory.
+  static constexpr std::size_t kSlots = 512;  // a power of two
+  struct Slot {
+    std::uint64_t call = ~std::uint64_t{0};
+    std::array<Value, kValues> values{};
+    std::uint32_t calls = 0;
+    int new_values = 0;
+  };
+  // The slot's entry for `value`, which becomes its most recent one; a new
+  // value takes an empty entry or the least recent one's.
+  static Value& remember(Slot& slot, std::int64_t value);
+  static bool usual(const Slot& slot, const Value& value);
+
+  std::array<Slot, kSlots> slots_{};
+};
+
+}  // namespace mheta::interpose
