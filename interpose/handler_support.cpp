@@ -58,17 +58,20 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 }  // namespace
 
 std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
-  const std::uint64_t call = (static_cast<std::uint64_t>(fn) << 48) ^
-                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20) ^
-                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
-  // A size that varies (varying_values.hpp) is seen as one that no size
-  // class is: 127 bits.
+  const std::uint64_t to = (static_cast<std::uint64_t>(fn) << 48) ^
+                           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
+  // Whether its sizes vary (varying_values.hpp) is a question about a
+  // function and peer, whatever the tag or the file's offset: a tag or an
+  // offset that changes every step (seen as a step, or as varying, only
+  // after some) would make every call a new one, and its sizes would be
+  // found varying only after that. A size that varies is seen as one no
+  // size class is: 127 bits.
   constexpr std::uint64_t kVaryingSize = 127;
   const std::int64_t size = std::max<std::int64_t>(0, bytes);
-  const std::uint64_t seen_size = rt.varying_values().varies(call, size)
+  const std::uint64_t seen_size = rt.varying_values().varies(to, size)
                                       ? kVaryingSize
                                       : static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
-  return call ^ (seen_size << 40);
+  return to ^ (seen_size << 40) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }
