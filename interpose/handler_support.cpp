@@ -58,8 +58,8 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 }  // namespace
 
 std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
-  const std::uint64_t to = (static_cast<std::uint64_t>(fn) << 48) ^
-                           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
+  const std::uint64_t to =
+      (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
   // Whether its sizes vary (varying_values.hpp) is a question about a
   // function and peer, whatever the tag or the file's offset: a tag or an
   // offset that changes every step (seen as a step, or as varying, only

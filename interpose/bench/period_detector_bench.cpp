@@ -1,5 +1,5 @@
 // CPU time of automatic detection's own work per intercepted call
-// (PeriodDetector::observe), the part of the default mode's cost per call
+// (PeriodDetector::observe, and VaryingValues::varies for its size), the part of the default mode's cost per call
 // that grows with what the detector follows; the whole cost per call,
 // wrapper and bookkeeping included, is interpose/bench/default_mode_cost.py's
 // (target <= 100 ns while detecting). CPU time: the machine is shared.
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interpose/period_detector.hpp"
+#include "interpose/varying_values.hpp"
 
 namespace {
 
@@ -45,6 +46,23 @@ void BM_ObserveNoLoop(benchmark::State& state) {
   benchmark::DoNotOptimize(detector.best().id);
 }
 BENCHMARK(BM_ObserveNoLoop);
+
+// What detection asks of every call's size (VaryingValues::varies): a halo
+// exchange's fixed sizes (0), or a count then particles whose number
+// changes every step (1), over a few peers.
+void BM_VaryingValues(benchmark::State& state) {
+  const bool particles = state.range(0) != 0;
+  mheta::interpose::VaryingValues values;
+  std::uint64_t call = 0;
+  for (auto _ : state) {
+    const std::uint64_t peer = call % 4;
+    const std::int64_t bytes =
+        particles && call % 8 >= 4 ? 8 * (1000 + static_cast<std::int64_t>((call * 2654435761U) % 2000U)) : 4096;
+    benchmark::DoNotOptimize(values.varies(0x1234 + (peer << 20), bytes));
+    ++call;
+  }
+}
+BENCHMARK(BM_VaryingValues)->Arg(0)->Arg(1);
 
 }  // namespace
 
