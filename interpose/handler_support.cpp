@@ -68,9 +68,9 @@ std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
   // size class is: 127 bits.
   constexpr std::uint64_t kVaryingSize = 127;
   const std::int64_t size = std::max<std::int64_t>(0, bytes);
-  const std::uint64_t seen_size = rt.varying_values().varies(to, size)
-                                      ? kVaryingSize
-                                      : static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
+  const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
+  const std::uint64_t seen_size =
+      rt.varying_values().varies(to, size, static_cast<std::int64_t>(size_class)) ? kVaryingSize : size_class;
   return to ^ (seen_size << 40) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
 }
 

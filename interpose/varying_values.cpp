@@ -25,7 +25,7 @@ bool VaryingValues::usual(const Slot& slot, const Value& value) {
   return value.comings >= kUsualComings && value.comings * kUsualShare >= calls_since;
 }
 
-bool VaryingValues::varies(std::uint64_t call, std::int64_t value) {
+bool VaryingValues::varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as) {
   // The product's top bits: each depends on all of the call's.
   Slot& slot = slots_[(call * 0x9e3779b97f4a7c15ULL) >> (64 - std::countr_zero(kSlots))];
   if (slot.call != call) {
@@ -34,7 +34,17 @@ bool VaryingValues::varies(std::uint64_t call, std::int64_t value) {
   }
   const Value& v = remember(slot, value);
   ++slot.calls;
-  return slot.new_values >= kNewValuesToVary && !usual(slot, v);
+  if (slot.new_values < kNewValuesToVary || usual(slot, v)) return false;
+  // Varying values that would all be seen alike need not be seen as varying:
+  // a message whose size drifts within its power of two stays the call it
+  // was, and its loop goes on unbroken. From the second way of seeing them,
+  // they are seen as varying for good.
+  if (!slot.seen_as_known) {
+    slot.seen_as = seen_as;
+    slot.seen_as_known = true;
+  }
+  slot.seen_apart = slot.seen_apart || seen_as != slot.seen_as;
+  return slot.seen_apart;
 }
 
 }  // namespace mheta::interpose

@@ -11,7 +11,9 @@
 // brought more (kNewValuesToVary) has values that vary. From then on, a
 // value is seen as itself only when it is one of the call's usual ones
 // (the count before the particles, every step), and every other one as "a
-// value that varies" (the particles): the loop repeats. No MPI.
+// value that varies" (the particles): the loop repeats. Varying values that
+// would all be seen alike anyway (sizes that drift within one power of two)
+// are seen so until one is not. No MPI.
 #include <array>
 #include <cstdint>
 
@@ -32,8 +34,9 @@ class VaryingValues {
   static constexpr std::uint32_t kUsualShare = 4;
 
   // Whether detection sees `value` of `call` (its signature without the
-  // value) as a value that varies, not as itself.
-  bool varies(std::uint64_t call, std::int64_t value);
+  // value) as a value that varies, not as what it would see it as
+  // otherwise, `seen_as` (a size's power of two; an offset's step itself).
+  bool varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as);
 
  private:
   struct Value {
@@ -51,6 +54,11 @@ class VaryingValues {
     std::array<Value, kValues> values{};
     std::uint32_t calls = 0;
     int new_values = 0;
+    // How the first varying value would have been seen, and whether another
+    // would have been seen otherwise.
+    std::int64_t seen_as = 0;
+    bool seen_as_known = false;
+    bool seen_apart = false;
   };
   // The slot's entry for `value`, which becomes its most recent one; a new
   // value takes an empty entry or the least recent one's.

@@ -5,6 +5,7 @@
 // (target <= 100 ns while detecting). CPU time: the machine is shared.
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -58,7 +59,8 @@ void BM_VaryingValues(benchmark::State& state) {
     const std::uint64_t peer = call % 4;
     const std::int64_t bytes =
         particles && call % 8 >= 4 ? 8 * (1000 + static_cast<std::int64_t>((call * 2654435761U) % 2000U)) : 4096;
-    benchmark::DoNotOptimize(values.varies(0x1234 + (peer << 20), bytes));
+    benchmark::DoNotOptimize(
+        values.varies(0x1234 + (peer << 20), bytes, std::bit_width(static_cast<std::uint64_t>(bytes))));
     ++call;
   }
 }
