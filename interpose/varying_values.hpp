@@ -5,8 +5,9 @@
 // appended one after another). A signature that held them would never
 // repeat, and neither would the loop.
 //
-// Per call (its signature but the value), detection remembers the last
-// kValues values it saw. A program whose values are fixed brings at most
+// Per call (what the caller asks about: a function and peer for sizes,
+// whatever the tag; a function and file for offsets), detection remembers
+// the last kValues values it saw. A program whose values are fixed brings at most
 // that many to one call, however many iterations it runs; a call that
 // brought more (kNewValuesToVary) has values that vary. From then on, a
 // value is seen as itself only when it is one of the call's usual ones
@@ -23,7 +24,8 @@ class VaryingValues {
  public:
   // The values a call remembers, the least recently come one forgotten for
   // a new one. A call that takes turns between more values than this, in
-  // order, finds every one new and is seen with values that vary.
+  // order, finds every one new, and is seen with values that vary once two
+  // of them would be seen differently.
   static constexpr int kValues = 16;
   static constexpr int kNewValuesToVary = kValues + 1;
   // Once a call's values vary, a value is a usual one when it came at least
@@ -33,8 +35,7 @@ class VaryingValues {
   static constexpr int kUsualComings = 4;
   static constexpr std::uint32_t kUsualShare = 4;
 
-  // Whether detection sees `value` of `call` (its signature without the
-  // value) as a value that varies, not as what it would see it as
+  // Whether detection sees `value` of `call` as a value that varies, not as what it would see it as
   // otherwise, `seen_as` (a size's power of two; an offset's step itself).
   bool varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as);
 
