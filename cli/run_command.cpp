@@ -12,8 +12,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <mheta/environment.hpp>
 #include <mheta/exit_codes.hpp>
 #include <string>
@@ -70,6 +73,11 @@ void check_capture_mode(const std::string& mode) {
 // An automatic capture whose loop took little of the run may describe the
 // wrong loop (a setup sequence, a phase of a longer computation).
 constexpr double kUnsureShare = 0.5;
+// The loop's iterations took this much longer, or shorter, on average than
+// the captured one: the run is not that many captured iterations.
+constexpr double kUnsteadyPace = 1.3;
+
+std::string percent(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %"; }
 
 void warn_if_unsure(const std::string& profile_path) {
   model::Profile profile;
@@ -79,12 +87,22 @@ void warn_if_unsure(const std::string& profile_path) {
     std::cerr << "mheta run: warning: " << error.what() << "\n";
     return;
   }
-  if (!profile.capture || profile.capture->time_share >= kUnsureShare) return;
-  std::cerr << "mheta run: warning: the captured iteration's loop took only "
-            << static_cast<int>(profile.capture->time_share * 100 + 0.5) << " % of the run (repeated "
-            << profile.capture->repetitions
-            << " times): the profile may describe the wrong loop. Mark the program's iterations "
-               "(mheta_mark_iteration(), MPI_Pcontrol) or name the call that ends one (--capture call:MPI_Name[:k])\n";
+  if (!profile.capture) return;
+  if (profile.capture->time_share < kUnsureShare) {
+    std::cerr << "mheta run: warning: the captured iteration's loop took only " << percent(profile.capture->time_share)
+              << " of the run (repeated " << profile.capture->repetitions
+              << " times): the profile may describe the wrong loop. Mark the program's iterations "
+                 "(mheta_mark_iteration(), MPI_Pcontrol) or name the call that ends one (--capture call:MPI_Name[:k])\n";
+  }
+  const std::optional<double> pace = profile.capture->pace;
+  if (pace && (*pace > kUnsteadyPace || *pace < 1 / kUnsteadyPace)) {
+    std::ostringstream ratio;
+    ratio << std::setprecision(2) << *pace;
+    std::cerr << "mheta run: warning: the loop's iterations took " << ratio.str()
+              << "x the captured iteration's time on average (iterations that grow or shrink as the run goes, work "
+                 "after the loop, or a machine whose load changed): the prediction prices the run as "
+              << profile.iterations << " captured iterations\n";
+  }
 }
 
 // The profile's folder must exist and be writable before the program runs

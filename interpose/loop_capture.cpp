@@ -29,6 +29,9 @@ constexpr double kConcludeShare = 0.8;
 // us of compute in its first iterations, a median of 210 us), and
 // capturing every period would cost detection time at every call.
 constexpr std::size_t kCapturedPeriods = 5;
+// Periods the loop ran at least for its mean period to say how typical the
+// captured ones are.
+constexpr std::int64_t kPacePeriods = 4;
 
 }  // namespace
 
@@ -69,6 +72,7 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
   if (!another_loop && best.repetitions() < next_capture_at_) return;
   if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
   if (another_loop) periods_kept_ = 0;
+  capture_after_periods_ = best.repetitions();
   next_capture_at_ = best.repetitions() + std::max<std::int64_t>(1, best.repetitions() / 2);
   capture_loop_ = best.id;
   capture_end_call_ = detector_.calls() + best.period;
@@ -78,6 +82,7 @@ void LoopCapture::observe(Runtime& rt, Fn fn, std::uint64_t signature) {
 void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
   if (begin_pending_) {
     begin_pending_ = false;
+    capture_began_at_ = loop_time(rt);
     rt.begin_capture();
   } else if (rt.capturing() && detector_.calls() == capture_end_call_) {
     captured_loop_ = *detector_.find(capture_loop_);
@@ -88,6 +93,7 @@ void LoopCapture::before_seen_call(Runtime& rt, double compute_s) {
     // (mheta validate times the runs after it by that call).
     count_boundaries();
     rt.keep_capture(compute_s, periods_kept_ > 0, kCapturedPeriods);
+    keep_period_time(loop_time(rt) - capture_began_at_);
     ++periods_kept_;
   }
 }
@@ -120,12 +126,43 @@ void LoopCapture::finish(Runtime& rt) {
   // to go on at the pace it had then, for the iterations counted since.
   double loop = captured_loop_.seconds();
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  std::int64_t since_concluded = 0;  // periods counted after detection concluded
   if (concluded_at_ >= 0 && b.per_period > 0) {
     const std::int64_t then = std::max<std::int64_t>(1, b.seen / b.per_period);
-    loop *= static_cast<double>(std::max(then, boundaries_counted())) / static_cast<double>(then);
+    since_concluded = std::max<std::int64_t>(0, boundaries_counted() - then);
+    loop *= static_cast<double>(then + since_concluded) / static_cast<double>(then);
   }
-  rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0});
+  // The loop's mean period, from its first kept period's start: the loop's
+  // first period also holds the program's setup compute before its first
+  // call. Once detection concluded, to the run's end, whatever the run did
+  // after the loop: the prediction prices the run as that many iterations.
+  const double paced_to = concluded_at_ >= 0 ? started_at_ + run : captured_loop_.end_time;
+  const std::int64_t periods = captured_loop_.repetitions() + since_concluded - paced_from_.periods;
+  rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0,
+                             pace(paced_to - paced_from_.time, periods)});
   rt.set_loop_times({loop, -1});
+}
+
+void LoopCapture::keep_period_time(double seconds) {
+  if (periods_kept_ == 0) {
+    period_seconds_.clear();
+    paced_from_ = {capture_began_at_, capture_after_periods_};
+  }
+  if (period_seconds_.size() == kCapturedPeriods) period_seconds_.erase(period_seconds_.begin());
+  period_seconds_.push_back(seconds);
+}
+
+// The loop's mean period, `seconds` over `periods`, against the median of
+// the kept periods': a run whose iterations grow (a front that widens, a
+// mesh refined as it goes) took longer than the captured ones. None when
+// too few periods were timed to have a mean.
+std::optional<double> LoopCapture::pace(double seconds, std::int64_t periods) const {
+  if (period_seconds_.empty() || periods < kPacePeriods || seconds <= 0) return std::nullopt;
+  std::vector<double> sorted = period_seconds_;
+  std::ranges::sort(sorted);
+  const double captured = sorted[sorted.size() / 2];
+  if (captured <= 0) return std::nullopt;
+  return seconds / static_cast<double>(periods) / captured;
 }
 
 }  // namespace mheta::interpose

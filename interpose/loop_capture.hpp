@@ -10,6 +10,8 @@
 // needs a whole, steady one (docs/interpose.md, "Which iteration").
 #include <atomic>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "interpose/call.hpp"
 #include "interpose/period_detector.hpp"
@@ -53,6 +55,8 @@ class LoopCapture {
   void conclude(Runtime& rt);
   double loop_time(Runtime& rt) const;
   void count_boundaries() const;
+  void keep_period_time(double seconds);
+  std::optional<double> pace(double seconds, std::int64_t periods) const;
 
   PeriodDetector detector_;
   bool detecting_ = true;
@@ -64,6 +68,16 @@ class LoopCapture {
   bool begin_pending_ = false;  // the capture begins before the next call detection sees
   std::int64_t periods_kept_ = 0;  // of the captured loop (the last few's median is the profile's)
   std::int64_t next_capture_at_ = 0;  // the captured loop's repetitions at which it is captured again
+  std::int64_t capture_after_periods_ = 0;  // the captured loop's repetitions when the capture was decided
+  double capture_began_at_ = 0;             // in the clock loops are timed with
+  // The kept periods' times, in the clock loops are timed with, oldest first.
+  std::vector<double> period_seconds_;
+  // Where the loop's mean period is measured from: the start of its first
+  // kept period, and the loop's repetitions before it.
+  struct {
+    double time = 0;
+    std::int64_t periods = 0;
+  } paced_from_;
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)

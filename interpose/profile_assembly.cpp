@@ -1,6 +1,7 @@
 #include "interpose/profile_assembly.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -155,6 +156,7 @@ Json rank_record_to_json(const RankRecord& r) {
           {"iterations", r.iterations},
           {"repetitions", r.repetitions},
           {"time_share", r.time_share},
+          {"pace", r.pace},
           {"loop_s", r.loop_s},
           {"compute_without_loop_s", r.compute_without_loop_s},
           {"host", r.host},
@@ -171,6 +173,7 @@ RankRecord rank_record_from_json(const Json& j) {
   r.iterations = j.at("iterations").get<std::int64_t>();
   r.repetitions = j.at("repetitions").get<std::int64_t>();
   r.time_share = j.at("time_share").get<double>();
+  r.pace = j.value("pace", -1.0);
   r.loop_s = j.value("loop_s", -1.0);
   r.compute_without_loop_s = j.value("compute_without_loop_s", -1.0);
   r.host = j.at("host").get<std::string>();
@@ -342,7 +345,8 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
   }
   p.iterations = in.stated_iterations > 0 ? in.stated_iterations : iterations;
   // Detected on every rank (but the idle ones, admit_idle_ranks): the
-  // profile is as sure as its least sure rank.
+  // profile is as sure as its least sure rank, its pace the one furthest
+  // from the captured period's.
   auto idle = [](const RankRecord& r) { return r.compute_without_loop_s >= 0; };
   auto detected = [](const RankRecord& r) { return r.repetitions > 0 && r.time_share >= 0; };
   std::optional<model::CaptureConfidence> sure;
@@ -353,9 +357,10 @@ model::Profile assemble_profile(const std::vector<RankRecord>& records, const As
       every_rank_detected = false;
       break;
     }
-    if (!sure) sure = model::CaptureConfidence{r.repetitions, r.time_share};
+    if (!sure) sure = model::CaptureConfidence{r.repetitions, r.time_share, std::nullopt};
     sure->repetitions = std::min(sure->repetitions, r.repetitions);
     sure->time_share = std::min(sure->time_share, r.time_share);
+    if (r.pace > 0 && (!sure->pace || std::abs(std::log(r.pace)) > std::abs(std::log(*sure->pace)))) sure->pace = r.pace;
   }
   if (every_rank_detected) p.capture = sure;
   if (!in.row_weights.empty()) {

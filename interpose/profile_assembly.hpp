@@ -28,6 +28,7 @@ struct RankRecord {
   // of the rank's run (MPI_Init to MPI_Finalize) it took; < 0: another mode.
   std::int64_t repetitions = -1;
   double time_share = -1;
+  double pace = -1;  // model::CaptureConfidence::pace; < 0: not measured
   // Automatic detection, seconds of the clock it timed loops with (< 0:
   // another mode): the captured loop's time; on a rank that found no loop,
   // its compute between calls.

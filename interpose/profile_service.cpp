@@ -49,6 +49,7 @@ void ProfileService::write_collectively(Runtime& rt, bool bounded) {
   if (const auto& confidence = rt.capture_confidence()) {
     record.repetitions = confidence->repetitions;
     record.time_share = confidence->time_share;
+    record.pace = confidence->pace.value_or(-1);
   }
   record.loop_s = rt.loop_times().loop_s;
   record.compute_without_loop_s = rt.loop_times().compute_without_loop_s;

@@ -132,6 +132,7 @@ class ProfileReader {
     c.repetitions = f_.integer(*capture, "repetitions", "capture", 1);
     c.time_share = f_.non_negative(*capture, "time_share", "capture");
     if (c.time_share > 1) f_.fail("capture.time_share", "must be at most 1, got " + std::to_string(c.time_share));
+    if (capture->contains("pace")) c.pace = f_.positive(*capture, "pace", "capture");
     p.capture = c;
   }
 
@@ -392,7 +393,10 @@ Json profile_to_json(const Profile& p) {
                    {"distribution", p.distribution.rows},
                    {"variables", variables}};
   if (!p.row_weights.empty()) document["row_weights"] = p.row_weights;
-  if (p.capture) document["capture"] = {{"repetitions", p.capture->repetitions}, {"time_share", p.capture->time_share}};
+  if (p.capture) {
+    document["capture"] = {{"repetitions", p.capture->repetitions}, {"time_share", p.capture->time_share}};
+    if (p.capture->pace) document["capture"]["pace"] = *p.capture->pace;
+  }
   document["ranks"] = std::move(ranks);
   return document;
 }

@@ -137,10 +137,16 @@ std::string_view profile_clock_name(ProfileClock clock);  // "wall", "virtual"
 
 // How sure an automatic capture is that it took the program's iteration
 // (docs/formats.md, "capture"): how often the captured loop repeated, and
-// the share of the run's time it took (the smallest over the ranks).
+// the share of the run's time it took (the smallest over the ranks), and
+// how the loop's iterations took on average against the captured one.
 struct CaptureConfidence {
   std::int64_t repetitions = 0;
   double time_share = 0;  // in [0, 1]
+  // The loop's mean period in the run over the captured period's time (1:
+  // the captured iteration is a typical one; 2: the run's iterations took
+  // twice as long, as when they grow), the furthest from 1 over the ranks.
+  // Absent: not measured.
+  std::optional<double> pace;
 };
 
 struct Profile {

@@ -306,6 +306,8 @@ def describe(record, entry):
     if record.get("capture"):
         text += "; capture: %d repetitions, %.0f%% of the run" % (record["capture"]["repetitions"],
                                                                    100 * record["capture"]["time_share"])
+        if "pace" in record["capture"]:
+            text += ", pace %.2f" % record["capture"]["pace"]
     return text
 
 

@@ -21,6 +21,8 @@ exits non-zero with a message when what it checks does not hold.
               iteration time
   run-compute an app under `mheta run --emulate`: the profile's in-core
               compute is the median of the run's own in-core iterations
+  pace        a loop under `mheta run`: the capture's pace (the run's mean
+              iteration over the captured one) and the warning it brings
 """
 import argparse
 import collections
@@ -605,6 +607,35 @@ def run_bounded(cmd, seconds, env=None):
     return subprocess.CompletedProcess(cmd, process.returncode, stdout, stderr)
 
 
+# mheta run warns beyond this pace (cli/run_command.cpp, kUnsteadyPace).
+WARNED_PACE = 1.3
+
+
+def cmd_pace(args):
+    """`mheta run` of a loop whose steps grow (--grows), or of a steady one:
+    the program's results unchanged, the profile's capture.pace above
+    --min-pace for the growing loop (its captured steps are early ones) and
+    within 1/1.5 to 1.5 for the steady one, and mheta run's warning given
+    exactly when the pace is beyond WARNED_PACE either way."""
+    with tempfile.TemporaryDirectory() as tmp:
+        expected = results_of(plain(args, args.np, args.program).stdout, args.timing_key)
+        profile = os.path.join(tmp, "profile.json")
+        result = run([args.mheta, "run", "-n", str(args.np), "--profile", profile, "--"] + args.program)
+        if results_of(result.stdout, args.timing_key) != expected:
+            fail("output changed under mheta run:\n--- plain\n%s--- mheta run\n%s" % (expected, result.stdout))
+        pace = (load_profile(profile).get("capture") or {}).get("pace")
+        if pace is None:
+            fail("the profile's capture has no pace: %s" % load_profile(profile).get("capture"))
+        warned = "the captured iteration's time on average" in result.stderr
+        if warned != (pace > WARNED_PACE or pace < 1 / WARNED_PACE):
+            fail("pace %.2f, and mheta run %s:\n%s" % (pace, "warned" if warned else "did not warn", result.stderr))
+        if args.grows and pace < args.min_pace:
+            outside_bound("a loop whose steps grow: pace %.2f, expected %g or more" % (pace, args.min_pace))
+        if not args.grows and not 1 / 1.5 <= pace <= 1.5:
+            outside_bound("a steady loop: pace %.2f, expected 0.67 to 1.5" % pace)
+    print("ok: pace %.2f, %s" % (pace, "warned" if warned else "no warning"))
+
+
 def cmd_marks_on_one_rank(args):
     """A program that marks on rank 0 only, or (its argument "others") on
     every rank but 0: each rank that marks waits MHETA_GATHER_WAIT seconds
@@ -783,7 +814,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
                                           "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute",
-                                          "setup-then-marks", "marks-on-one-rank"])
+                                          "setup-then-marks", "marks-on-one-rank", "pace"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -809,6 +840,8 @@ def main():
     parser.add_argument("--expect-confident", action="store_true",
                         help="unchanged: the profile's capture saw its loop 3 times or more, over half the run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
+    parser.add_argument("--grows", action="store_true", help="pace: the program's steps grow")
+    parser.add_argument("--min-pace", type=float, default=1.6, help="pace: the least pace of a loop that grows")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait
     # milliseconds for a core). Without emulation the ratios are 1.
@@ -830,7 +863,7 @@ def main():
      "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
      "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app, "setup-then-marks": cmd_setup_then_marks,
      "marks-on-one-rank": cmd_marks_on_one_rank,
-     "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute}[args.check](args)
+     "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute, "pace": cmd_pace}[args.check](args)
 
 
 if __name__ == "__main__":

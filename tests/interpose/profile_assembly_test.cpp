@@ -150,6 +150,33 @@ TEST(ProfileAssembly, TheCaptureIsAsSureAsItsLeastSureRank) {
   EXPECT_FALSE(assemble_profile({a, b}, {"prog", 0, "", 0, {}}, warnings).capture);
 }
 
+// The profile's pace is its furthest rank's from 1, either way: a rank
+// whose run's mean iteration took half its captured one (0.5) is further
+// off than one whose took 1.6 times it; a rank that timed too few periods
+// to have a mean (-1) has none, and without any rank's: none.
+TEST(ProfileAssembly, ThePaceIsTheRankFurthestFromOne) {
+  std::vector<std::string> warnings;
+  std::vector<RankRecord> records = {record(0, 30, "v", false), record(1, 40, "v", false)};
+  const double paces[] = {1.6, 0.5};
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    records[r].repetitions = 20;
+    records[r].time_share = 0.9;
+    records[r].pace = paces[r];
+  }
+  auto p = assemble_profile(records, {"prog", 0, "", 0, {}}, warnings);
+  ASSERT_TRUE(p.capture);
+  EXPECT_DOUBLE_EQ(p.capture->pace.value_or(0), 0.5);
+  EXPECT_DOUBLE_EQ(rank_record_from_json(model::Json::parse(rank_record_to_json(records[0]).dump())).pace, 1.6);
+  records[1].pace = -1;
+  EXPECT_DOUBLE_EQ(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings).capture->pace.value_or(0), 1.6);
+  records[1].pace = 1.2;
+  EXPECT_DOUBLE_EQ(assemble_profile(records, {"prog", 0, "", 0, {}}, warnings).capture->pace.value_or(0), 1.6);
+  for (RankRecord& r : records) r.pace = -1;
+  p = assemble_profile(records, {"prog", 0, "", 0, {}}, warnings);
+  ASSERT_TRUE(p.capture);
+  EXPECT_FALSE(p.capture->pace);
+}
+
 // Ranks 0 and 1 captured their ping-pong; ranks 2 and 3 found no loop.
 std::vector<RankRecord> ping_pong_onlookers(double compute2_s, double compute3_s) {
   std::vector<RankRecord> records = {record(0, 1, "v", false), record(1, 1, "v", false), record(2, 1, "v", false),

@@ -158,11 +158,16 @@ TEST(ProfileFormat, RowWeightsMustCoverEveryRow) {
 TEST(ProfileFormat, CaptureConfidenceIsOptionalAndChecked) {
   EXPECT_FALSE(parse_profile(profile_to_json(valid_profile()).dump(), "profile.json").capture);
   Profile sure = valid_profile();
-  sure.capture = CaptureConfidence{40, 0.97};
+  sure.capture = CaptureConfidence{40, 0.97, std::nullopt};
   const Profile back = parse_profile(profile_to_json(sure).dump(), "profile.json");
   ASSERT_TRUE(back.capture);
   EXPECT_EQ(back.capture->repetitions, 40);
   EXPECT_DOUBLE_EQ(back.capture->time_share, 0.97);
+  EXPECT_FALSE(back.capture->pace);
+  sure.capture->pace = 1.8;
+  EXPECT_DOUBLE_EQ(parse_profile(profile_to_json(sure).dump(), "profile.json").capture->pace.value_or(0), 1.8);
+  EXPECT_EQ(error_after([](Json& d) { d["capture"] = {{"repetitions", 3}, {"time_share", 0.5}, {"pace", 0}}; }).where(),
+            "capture.pace");
   EXPECT_EQ(error_after([](Json& d) { d["capture"] = {{"repetitions", 3}, {"time_share", 1.5}}; }).where(),
             "capture.time_share");
   EXPECT_EQ(error_after([](Json& d) { d["capture"] = {{"repetitions", 0}, {"time_share", 0.5}}; }).where(),
