@@ -185,8 +185,8 @@ void tell_file_io(Runtime& rt, Fn fn, const CallInfo& c, int variable, bool writ
   int step = rt.files().offset_step(c.fh, c.offset);
   const std::uint64_t file_call =
       (static_cast<std::uint64_t>(fn) << 48) ^ kOffsets ^ static_cast<std::uint32_t>(variable);
-  if (rt.varying_values().varies(file_call, step, step)) step = kVaryingStep;
-  rt.call_seen({fn, signature(rt, fn, variable, step, bytes)});
+  const bool step_varies = rt.varying_values().varies(file_call, step, step);
+  rt.call_seen({fn, signature_of_step(rt, fn, variable, step_varies ? kVaryingStep : step, step_varies, bytes)});
 }
 
 }  // namespace

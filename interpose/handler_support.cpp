@@ -57,7 +57,11 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 
 }  // namespace
 
-std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
+namespace {
+
+// `b` is in the loose signature unless it is a value that may vary
+// (`b_varies` then says whether it was seen to).
+CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool b_may_vary, bool b_varies) {
   const std::uint64_t to =
       (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
   // Whether its sizes vary (varying_values.hpp) is a question about a
@@ -69,9 +73,23 @@ std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
   constexpr std::uint64_t kVaryingSize = 127;
   const std::int64_t size = std::max<std::int64_t>(0, bytes);
   const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
-  const std::uint64_t seen_size =
-      rt.varying_values().varies(to, size, static_cast<std::int64_t>(size_class)) ? kVaryingSize : size_class;
-  return to ^ (seen_size << 40) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL);
+  const bool size_varies = rt.varying_values().varies(to, size, static_cast<std::int64_t>(size_class));
+  const std::uint64_t seen_size = size_varies ? kVaryingSize : size_class;
+  const std::uint64_t b_term = static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL;
+  CallSignature s;
+  s.exact = to ^ (seen_size << 40) ^ b_term;
+  s.loose = ((b_may_vary ? to : to ^ b_term) & ~kVaries) | (size_varies || b_varies ? kVaries : 0);
+  return s;
+}
+
+}  // namespace
+
+CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
+  return compose(rt, fn, a, b, bytes, false, false);
+}
+
+CallSignature signature_of_step(Runtime& rt, Fn fn, int a, int step, bool step_varies, std::int64_t bytes) {
+  return compose(rt, fn, a, step, bytes, true, step_varies);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }

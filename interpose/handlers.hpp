@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "interpose/call.hpp"
+#include "interpose/call_signature.hpp"
 #include "interpose/neighbour_messages.hpp"
 #include "interpose/request_table.hpp"
 #include "interpose/runtime.hpp"
@@ -30,8 +31,13 @@ using Kind = PendingRequest::Kind;
 // (bytes rounded to a power of two), so that the levels of a multigrid
 // cycle, exchanging halos of halving sizes, are different calls, while a
 // message whose size drifts a little stays the same call, and one whose
-// size changes every step is seen so (varying_values.hpp).
-std::uint64_t signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
+// size changes every step is seen so (varying_values.hpp). Its loose
+// signature leaves the size out (call_signature.hpp).
+CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
+// The same for a call whose second number is a step that may vary (a
+// file's offset step; `step_varies`: it was seen to): its loose signature
+// leaves the step out too.
+CallSignature signature_of_step(Runtime& rt, Fn fn, int a, int step, bool step_varies, std::int64_t bytes);
 
 // Two numbers of a call in one (a Sendrecv's two peers, the requests a
 // Startall starts).

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "interpose/call.hpp"
+#include "interpose/call_signature.hpp"
 #include "interpose/period_detector.hpp"
 
 namespace mheta::interpose {
@@ -30,7 +31,7 @@ class LoopCapture {
   // The program marks its iterations: detection stops, its capture is dropped.
   void stop() { detecting_ = false; }
   // A call detection sees returned (mutex() held).
-  void observe(Runtime& rt, Fn fn, std::uint64_t signature);
+  void observe(Runtime& rt, Fn fn, const CallSignature& signature);
   // A call detection sees is about to run, after `compute_s` of compute
   // (mutex() held). A period runs from its first call to the next period's
   // first call: the wait and test calls after its last call (which

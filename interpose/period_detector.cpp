@@ -1,5 +1,7 @@
 #include "interpose/period_detector.hpp"
 
+#include "interpose/call_signature.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -26,13 +28,15 @@ std::size_t kind_slot(int kind) { return static_cast<std::size_t>(kind) % kKinds
 }  // namespace
 
 PeriodDetector::PeriodDetector()
-    : signatures_(kRing, 0), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
+    : signatures_(kRing, 0), loose_(kRing, 0), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
       kind_counts_(kKinds, 0),
       followed_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
-void PeriodDetector::observe(std::uint64_t signature, int kind, double time, bool collective_io) {
+void PeriodDetector::observe(std::uint64_t signature, int kind, double time, bool collective_io,
+                             std::uint64_t loose) {
   const std::int64_t i = calls_;
   signatures_[at(i)] = signature;
+  loose_[at(i)] = loose != 0 ? loose : signature & ~kVaries;
   kinds_[at(i)] = kind;
   times_[at(i)] = time;
   ++calls_;
@@ -210,11 +214,23 @@ void PeriodDetector::confirm(Candidate& c) {
 }
 
 // Where the calls before `first` go on repeating with `period`, the loop
-// began earlier; as far back as the ring holds them.
+// began earlier; as far back as the ring holds them. A call whose sizes
+// vary is seen so only from its 17th new size on (varying_values.hpp), and
+// the loop found from there: before, the same call seen by its size class
+// is the loop's too (alike_but_varying), so the run's iterations are
+// counted from the first (particle_exchange: 384-391 of 400 before).
+// Each earlier call is compared with its place in the stretch's first
+// period, not with the call a period later: that may be an earlier call
+// too, its size seen by another class.
 std::int64_t PeriodDetector::extend_back(int period, std::int64_t first) const {
   const std::int64_t oldest = std::max<std::int64_t>(0, calls_ - kRing + 1);
-  while (first - 1 >= oldest && first - 1 + period < calls_ &&
-         signatures_[at(first - 1)] == signatures_[at(first - 1 + period)]) {
+  const std::int64_t stretch = first;
+  while (first - 1 >= oldest && stretch + period <= calls_) {
+    const std::int64_t place = stretch + ((first - 1 - stretch) % period + period) % period;
+    if (signatures_[at(first - 1)] != signatures_[at(place)] &&
+        !alike_but_varying(loose_[at(first - 1)], loose_[at(place)])) {
+      break;
+    }
     --first;
   }
   return first;

@@ -79,7 +79,9 @@ class PeriodDetector {
   // One call that ended at `time` (seconds): `signature` identifies it
   // (function, peer, ...); `kind` is its function (what iterations are
   // counted by); `collective_io`: collective MPI-IO (kOccasional).
-  void observe(std::uint64_t signature, int kind, double time, bool collective_io = false);
+  // `loose`: the call without the values that can vary (call_signature.hpp;
+  // 0: the signature itself).
+  void observe(std::uint64_t signature, int kind, double time, bool collective_io = false, std::uint64_t loose = 0);
 
   // The loop the calls are in now (nullptr: none). Of several (p and 2p, an
   // inner and an outer loop), the one whose current stretch is longest.
@@ -142,6 +144,7 @@ class PeriodDetector {
   Boundary boundary_of(int period, std::int64_t stretch, int kind) const;
 
   std::vector<std::uint64_t> signatures_;  // ring of the last kRing calls
+  std::vector<std::uint64_t> loose_;       // their loose signatures
   std::vector<std::int32_t> kinds_;
   std::vector<double> times_;
   std::vector<LastSeen> last_seen_;  // direct-mapped by signature

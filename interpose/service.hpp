@@ -27,6 +27,7 @@
 #include <optional>
 
 #include "interpose/call.hpp"
+#include "interpose/call_signature.hpp"
 #include "interpose/emulated_disk.hpp"
 #include "interpose/function_ref.hpp"
 
@@ -89,7 +90,7 @@ struct FileIoEvent {
 // reaches in the same order.
 struct CallSeen {
   Fn fn;
-  std::uint64_t signature;
+  CallSignature signature;
   bool collective_point = false;
 };
 

@@ -55,18 +55,21 @@ def difference(r):
         return "%.1f%%" % (100 * r["error"]) if emulated else "%.0f%%" % (100 * r["error"])
     return "%.0f×" % (max(r["predicted_s"], r["compared_s"]) / min(r["predicted_s"], r["compared_s"]))
 def share(r):
-    return "-" if not r.get("capture") else "%.2f (%d repetitions)" % (r["capture"]["time_share"],
-                                                                        r["capture"]["repetitions"])
+    c = r.get("capture")
+    if not c:
+        return "-"
+    pace = ", pace %.2f" % c["pace"] if "pace" in c else ""
+    return "%.2f (%d repetitions%s)" % (c["time_share"], c["repetitions"], pace)
 def term(r):
     w = r.get("largest_term_error")
     return "-" if not w else "rank %d %s: %s / %s" % (w["rank"], w["term"], t(w["predicted_s"]), t(w["measured_s"]))
 if emulated:
     print("| code | measured per iteration (runs) | spread | predicted | difference | largest term error "
-          "(predicted / measured) | iterations counted / real | capture's time share |")
+          "(predicted / measured) | iterations counted / real | capture's time share (pace) |")
     print("|---|---|---|---|---|---|---|---|")
 else:
     print("| code | measured per iteration | predicted | difference | iterations counted / real | profile written "
-          "| capture's time share |")
+          "| capture's time share (pace) |")
     print("|---|---|---|---|---|---|---|")
 for r in records:
     if "measured_s" not in r:

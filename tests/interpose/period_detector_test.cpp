@@ -1,5 +1,7 @@
 #include "interpose/period_detector.hpp"
 
+#include "interpose/call_signature.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -283,6 +285,42 @@ TEST(PeriodDetector, CountsTheIterationsOfTheLoop) {
     EXPECT_EQ(r.d.best().boundary.per_period, 1);
     EXPECT_EQ(r.d.best().boundary.seen, iterations) << iterations << " iterations";
   }
+}
+
+// A step of a count (a fixed size) and the particles it announces (a size
+// that changes every step, seen by its class until it is seen as varying,
+// from the 17th step on; varying_values.hpp): the loop is found from
+// there, and the steps before it, whose particles were seen by their
+// class, are the loop's too: alike but for the size that varies. A setup
+// call of the same function and peer before them, another call in its
+// place, is not.
+TEST(PeriodDetector, StepsBeforeTheSizesWereSeenVaryingAreTheLoops) {
+  constexpr std::uint64_t kCount = 0x5000'0000'0001ULL;
+  constexpr std::uint64_t kParticles = 0x6000'0000'0002ULL;
+  Rank r;
+  auto call = [&r](int kind, std::uint64_t loose, std::uint64_t size, bool varies) {
+    r.now += kMs;
+    r.d.observe(loose ^ (size << 40), kind, r.now, false, loose | (varies ? kVaries : 0));
+  };
+  call(1, kCount, 12, false);  // setup: the count's function and peer, another size
+  const int steps = 60, seen_varying_from = 17;
+  for (int s = 0; s < steps; ++s) {
+    call(1, kCount, 3, false);
+    const bool varies = s >= seen_varying_from;
+    call(2, kParticles, varies ? 127 : static_cast<std::uint64_t>(4 + s), varies);
+  }
+  ASSERT_EQ(r.d.best().period, 2);
+  EXPECT_EQ(r.d.best().boundary.seen, steps);
+  EXPECT_EQ(r.d.best().first_call, 1);
+}
+
+TEST(CallSignature, AlikeButVaryingWhenOneVariesAndTheRestIsTheSame) {
+  constexpr std::uint64_t kCall = 0x1234'0000'5678ULL;
+  EXPECT_TRUE(alike_but_varying(kCall, kCall | kVaries));
+  EXPECT_TRUE(alike_but_varying(kCall | kVaries, kCall));
+  EXPECT_TRUE(alike_but_varying(kCall | kVaries, kCall | kVaries));
+  EXPECT_FALSE(alike_but_varying(kCall, kCall));  // nothing varies: the exact signatures tell
+  EXPECT_FALSE(alike_but_varying(kCall, (kCall + 1) | kVaries));
 }
 
 // No kind appears once a period: every other call of the least frequent one
