@@ -72,7 +72,6 @@ void LoopCapture::observe(Runtime& rt, Fn fn, const CallSignature& signature) {
   if (!another_loop && best.repetitions() < next_capture_at_) return;
   if (!detector_.at_period_start(best.id)) return;  // every rank captures from its iteration's start
   if (another_loop) periods_kept_ = 0;
-  capture_after_periods_ = best.repetitions();
   next_capture_at_ = best.repetitions() + std::max<std::int64_t>(1, best.repetitions() / 2);
   capture_loop_ = best.id;
   capture_end_call_ = detector_.calls() + best.period;
@@ -126,34 +125,35 @@ void LoopCapture::finish(Runtime& rt) {
   // to go on at the pace it had then, for the iterations counted since.
   double loop = captured_loop_.seconds();
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
-  std::int64_t since_concluded = 0;  // periods counted after detection concluded
   if (concluded_at_ >= 0 && b.per_period > 0) {
     const std::int64_t then = std::max<std::int64_t>(1, b.seen / b.per_period);
-    since_concluded = std::max<std::int64_t>(0, boundaries_counted() - then);
-    loop *= static_cast<double>(then + since_concluded) / static_cast<double>(then);
+    loop *= static_cast<double>(std::max(then, boundaries_counted())) / static_cast<double>(then);
   }
-  // The loop's mean period, from its first kept period's start: the loop's
-  // first period also holds the program's setup compute before its first
-  // call. Once detection concluded, to the run's end, whatever the run did
-  // after the loop: the prediction prices the run as that many iterations.
+  // The loop's mean iteration, from its first kept period's start (the
+  // loop's first period also holds the program's setup compute before its
+  // first call), over the iterations counted since, as the prediction
+  // prices the run (not the loop's repetitions: a loop that breaks off
+  // often, as particle_drift's at 8 ranks, repeats in fewer periods than
+  // it took). Once detection concluded, to the run's end, whatever the run
+  // did after the loop.
   const double paced_to = concluded_at_ >= 0 ? started_at_ + run : captured_loop_.end_time;
-  const std::int64_t periods = captured_loop_.repetitions() + since_concluded - paced_from_.periods;
   rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0,
-                             pace(paced_to - paced_from_.time, periods)});
+                             pace(paced_to - paced_from_.time, boundaries_counted() - paced_from_.iterations)});
   rt.set_loop_times({loop, -1});
 }
 
 void LoopCapture::keep_period_time(double seconds) {
   if (periods_kept_ == 0) {
     period_seconds_.clear();
-    paced_from_ = {capture_began_at_, capture_after_periods_};
+    // The iterations counted to the end of this period, less its own.
+    paced_from_ = {capture_began_at_, boundaries_counted() - 1};
   }
   if (period_seconds_.size() == kCapturedPeriods) period_seconds_.erase(period_seconds_.begin());
   period_seconds_.push_back(seconds);
 }
 
-// The loop's mean period, `seconds` over `periods`, against the median of
-// the kept periods': a run whose iterations grow (a front that widens, a
+// The loop's mean iteration, `seconds` over `periods`, against the median
+// of the kept periods': a run whose iterations grow (a front that widens, a
 // mesh refined as it goes) took longer than the captured ones. None when
 // too few periods were timed to have a mean.
 std::optional<double> LoopCapture::pace(double seconds, std::int64_t periods) const {

@@ -69,15 +69,14 @@ class LoopCapture {
   bool begin_pending_ = false;  // the capture begins before the next call detection sees
   std::int64_t periods_kept_ = 0;  // of the captured loop (the last few's median is the profile's)
   std::int64_t next_capture_at_ = 0;  // the captured loop's repetitions at which it is captured again
-  std::int64_t capture_after_periods_ = 0;  // the captured loop's repetitions when the capture was decided
   double capture_began_at_ = 0;             // in the clock loops are timed with
   // The kept periods' times, in the clock loops are timed with, oldest first.
   std::vector<double> period_seconds_;
-  // Where the loop's mean period is measured from: the start of its first
-  // kept period, and the loop's repetitions before it.
+  // Where the loop's mean iteration is measured from: the start of its
+  // first kept period, and the run's iterations counted before it.
   struct {
     double time = 0;
-    std::int64_t periods = 0;
+    std::int64_t iterations = 0;
   } paced_from_;
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;

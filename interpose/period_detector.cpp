@@ -201,12 +201,20 @@ void PeriodDetector::confirm(Candidate& c) {
     loop.content = content;
     // The candidate was proposed late (an outer period is known only once
     // it has been seen): the loop began where its pattern began.
-    loop.first_call = extend_back(c.period, end - stretch);
+    loop.first_call = extend_back(c.period, end - stretch, false);
     loop.end_call = end;
     loop.fit_calls = end - loop.first_call;
     loop.start_time = times_[at(loop.first_call > 0 ? loop.first_call - 1 : 0)];
     loop.end_time = end_time;
-    loop.boundary = boundary_of(c.period, loop.fit_calls, -1);
+    // Its iterations are counted from where it began, its sizes seen by
+    // their class then; its time and repetitions, which decide which loop
+    // the run's time goes to, from where its calls were the same: an
+    // outer loop extended over more of them than the inner loop it holds
+    // (broken off at the outer loop's extra call) would take more time by
+    // as much, and ranks would choose differently where that is near
+    // kSameTime (particle_exchange at 8 ranks: a step on some ranks, 20
+    // steps on others).
+    loop.boundary = boundary_of(c.period, end - extend_back(c.period, loop.first_call, true), -1);
     c.loop = loop;
     c.stretch_first = loop.first_call;
   }
@@ -217,18 +225,18 @@ void PeriodDetector::confirm(Candidate& c) {
 // began earlier; as far back as the ring holds them. A call whose sizes
 // vary is seen so only from its 17th new size on (varying_values.hpp), and
 // the loop found from there: before, the same call seen by its size class
-// is the loop's too (alike_but_varying), so the run's iterations are
+// is the loop's too (`alike_but_varying_too`), so the run's iterations are
 // counted from the first (particle_exchange: 384-391 of 400 before).
 // Each earlier call is compared with its place in the stretch's first
 // period, not with the call a period later: that may be an earlier call
 // too, its size seen by another class.
-std::int64_t PeriodDetector::extend_back(int period, std::int64_t first) const {
+std::int64_t PeriodDetector::extend_back(int period, std::int64_t first, bool alike_but_varying_too) const {
   const std::int64_t oldest = std::max<std::int64_t>(0, calls_ - kRing + 1);
   const std::int64_t stretch = first;
   while (first - 1 >= oldest && stretch + period <= calls_) {
     const std::int64_t place = stretch + ((first - 1 - stretch) % period + period) % period;
     if (signatures_[at(first - 1)] != signatures_[at(place)] &&
-        !alike_but_varying(loose_[at(first - 1)], loose_[at(place)])) {
+        !(alike_but_varying_too && alike_but_varying(loose_[at(first - 1)], loose_[at(place)]))) {
       break;
     }
     --first;

@@ -137,7 +137,7 @@ class PeriodDetector {
   void confirm(Candidate& c);
   void note_time(int slot);
   bool better(const Loop& a, const Loop& b) const;
-  std::int64_t extend_back(int period, std::int64_t first) const;
+  std::int64_t extend_back(int period, std::int64_t first, bool alike_but_varying_too) const;
   void retire(Candidate& c);
   void drop(Candidate& c);
   std::uint64_t content_of(int period) const;
