@@ -142,7 +142,7 @@ std::string_view profile_clock_name(ProfileClock clock);  // "wall", "virtual"
 struct CaptureConfidence {
   std::int64_t repetitions = 0;
   double time_share = 0;  // in [0, 1]
-  // The loop's mean period in the run over the captured period's time (1:
+  // The loop's mean iteration in the run over the captured period's time (1:
   // the captured iteration is a typical one; 2: the run's iterations took
   // twice as long, as when they grow), the furthest from 1 over the ranks.
   // Absent: not measured.

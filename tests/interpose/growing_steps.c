@@ -18,13 +18,13 @@ static double work(double x, long units) {
 }
 
 int main(int argc, char** argv) {
+  const int steps = argc > 1 ? atoi(argv[1]) : 60;
+  const long units = argc > 2 ? atol(argv[2]) : 3000;
+  const int steady = argc > 3 && strcmp(argv[3], "steady") == 0;
   MPI_Init(&argc, &argv);
   int rank, np;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
-  const int steps = argc > 1 ? atoi(argv[1]) : 60;
-  const long units = argc > 2 ? atol(argv[2]) : 3000;
-  const int steady = argc > 3 && strcmp(argv[3], "steady") == 0;
   const long mean_square = (long)(steps + 1) * (2L * steps + 1) / 6;  /* mean of (s + 1)^2 */
   double halo[64] = {0}, edge[64], x = rank, total = 0;
   const int up = (rank + np - 1) % np, down = (rank + 1) % np;
