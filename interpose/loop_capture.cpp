@@ -5,6 +5,7 @@
 #include "interpose/boundary_counter.hpp"
 #include "interpose/clock.hpp"
 #include "interpose/runtime.hpp"
+#include "model/accounting.hpp"
 
 namespace mheta::interpose {
 
@@ -157,10 +158,8 @@ void LoopCapture::keep_period_time(double seconds) {
 // mesh refined as it goes) took longer than the captured ones. None when
 // too few periods were timed to have a mean.
 std::optional<double> LoopCapture::pace(double seconds, std::int64_t periods) const {
-  if (period_seconds_.empty() || periods < kPacePeriods || seconds <= 0) return std::nullopt;
-  std::vector<double> sorted = period_seconds_;
-  std::ranges::sort(sorted);
-  const double captured = sorted[sorted.size() / 2];
+  if (periods < kPacePeriods || seconds <= 0) return std::nullopt;
+  const double captured = model::median_of(period_seconds_);  // 0 for none
   if (captured <= 0) return std::nullopt;
   return seconds / static_cast<double>(periods) / captured;
 }
