@@ -1,6 +1,7 @@
 #include "interpose/clock.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,6 +75,12 @@ double thread_queued_s() {
   char* end = nullptr;
   std::strtoull(text, &end, 10);
   return 1e-9 * static_cast<double>(std::strtoull(end, nullptr, 10));
+}
+
+long thread_preemptions() {
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) != 0) return -1;
+  return usage.ru_nivcsw;
 }
 
 }  // namespace mheta::interpose

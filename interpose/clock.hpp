@@ -25,6 +25,10 @@ double thread_cpu_read_cost_s();
 double thread_queued_s();
 // Whether the kernel tells thread_queued_s() for the calling thread.
 bool thread_queued_s_known();
+// How many times the calling thread has been preempted so far: taken off its
+// core while it could still run (getrusage's involuntary context switches);
+// -1 where unknown.
+long thread_preemptions();
 
 // Sleeps `seconds` (no-op when <= 0); nanosleep restarts after signals.
 void sleep_s(double seconds);

@@ -23,6 +23,10 @@ thread_local double t_exit_cpu = -1;
 // (times the rank's CPU factor) where the program's own cost is ~30 ns.
 double cpu_read_cost = 0;
 
+// This thread's preemptions when it last left an intercepted call, read
+// only when a service counts them (Runtime::measures_preemptions()).
+thread_local long preemptions_at_exit = -1;
+
 double cpu_since_leave() {
   return t_exit_cpu < 0 ? 0 : std::max(thread_cpu_s() - t_exit_cpu - cpu_read_cost, 0.0);
 }
@@ -76,6 +80,7 @@ void Runtime::start(int thread_level) {
     phase_ = Phase::waiting;
   }
   for (const auto& s : services_) measures_cpu_ = measures_cpu_ || s->measures_cpu();
+  for (const auto& s : services_) measures_preemptions_ = measures_preemptions_ || s->measures_preemptions();
   if (measures_cpu_) cpu_read_cost = thread_cpu_read_cost_s();
   leave();
   for (const auto& s : services_) s->on_start(*this);
@@ -90,6 +95,9 @@ double Runtime::enter(Fn fn) {
   section.wall_s = t - last_exit_;
   section.seconds = section.wall_s;
   if (measures_cpu_) section.cpu_s = cpu_since_leave();
+  // Read after the CPU time, as at leave() before it, so that counting is no
+  // part of the section.
+  if (measures_preemptions_) section.preemptions = preemptions_since_leave();
   // A capture a service begins at this call begins after its compute; one
   // it ends here took it itself (loop_capture.hpp).
   const bool was_capturing = capturing();
@@ -119,7 +127,13 @@ NotCompute::~NotCompute() {
 
 void Runtime::leave() {
   last_exit_ = now_s();
+  if (measures_preemptions_) preemptions_at_exit = thread_preemptions();
   if (measures_cpu_) t_exit_cpu = thread_cpu_s();
+}
+
+long Runtime::preemptions_since_leave() {
+  const long now = thread_preemptions();
+  return now < 0 || preemptions_at_exit < 0 ? -1 : now - preemptions_at_exit;
 }
 
 double Runtime::compute_since_leave() {

@@ -75,6 +75,8 @@ class Runtime {
   MPI_Comm private_comm() const { return comm_; }
   // Compute is measured in the thread's CPU time (emulation), not wall time.
   bool measures_cpu() const { return measures_cpu_; }
+  // Each compute section's preemptions are counted too (ComputeSection).
+  bool measures_preemptions() const { return measures_preemptions_; }
   // The slower disk's factor on MPI-IO transfers (1: none).
   double file_io_factor() const { return file_io_factor_; }
   // The factor compute is multiplied by (1: none).
@@ -167,6 +169,8 @@ class Runtime {
 
  private:
   void keep_timeline(double compute_s, bool again = false, std::size_t periods = 1);
+  // Preemptions of this thread since it last left a call (-1: unknown).
+  static long preemptions_since_leave();
 
   std::mutex mutex_;
   Settings settings_;
@@ -174,6 +178,7 @@ class Runtime {
   Phase phase_ = Phase::done;
   bool following_ = false;
   bool measures_cpu_ = false;
+  bool measures_preemptions_ = false;
   double file_io_factor_ = 1;
   double compute_factor_ = 1;
   VirtualClockService* clock_ = nullptr;

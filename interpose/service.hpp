@@ -46,6 +46,9 @@ struct ComputeSection {
   double wall_s = 0;
   double cpu_s = 0;    // the thread's CPU time in it, when Runtime::measures_cpu()
   double seconds = 0;  // what the capture records; a service may change it
+  // Times the thread was preempted in it, when Runtime::measures_preemptions()
+  // (clock.hpp; -1: unknown).
+  long preemptions = 0;
 };
 
 // A blocking call, and the ways it could be run otherwise.
@@ -120,6 +123,8 @@ class Service {
   virtual bool follows_calls(const Runtime&) const { return false; }
   // Whether compute is measured in CPU time (Runtime::measures_cpu()).
   virtual bool measures_cpu() const { return false; }
+  // Whether each compute section's preemptions are counted too.
+  virtual bool measures_preemptions() const { return false; }
 
   virtual void before_call(Runtime&, Fn, ComputeSection&) {}
   // The compute since the last call as before_call would make it, without

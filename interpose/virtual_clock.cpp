@@ -22,9 +22,18 @@ void VirtualClockService::on_start(Runtime& rt) {
 }
 
 // Compute counts its CPU time times the CPU factor, and lasts no longer
-// than it did: nothing is slept.
-void VirtualClockService::before_call(Runtime&, Fn, ComputeSection& section) {
-  section.seconds = on() ? compute(section.cpu_s) : rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+// than it did: nothing is slept. A section its thread was preempted in
+// counts the CPU time it takes undisturbed (undisturbed_compute.hpp).
+void VirtualClockService::before_call(Runtime&, Fn fn, ComputeSection& section) {
+  if (!on()) {
+    section.seconds = rank_.cpu_factor * std::max(section.cpu_s, 0.0);
+    return;
+  }
+  const auto key = UndisturbedCompute::section(static_cast<std::uint32_t>(earlier_fn_),
+                                               static_cast<std::uint32_t>(last_fn_), static_cast<std::uint32_t>(fn));
+  earlier_fn_ = last_fn_;
+  last_fn_ = fn;
+  section.seconds = compute(undisturbed_.charge(key, section.cpu_s, section.preemptions));
 }
 
 void VirtualClockService::value_compute(Runtime&, ComputeSection& section) {

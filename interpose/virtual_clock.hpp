@@ -28,6 +28,7 @@
 #include "interpose/emulation_config.hpp"
 #include "interpose/service.hpp"
 #include "interpose/shadow_comms.hpp"
+#include "interpose/undisturbed_compute.hpp"
 #include "interpose/virtual_time.hpp"
 #include "model/collective.hpp"
 
@@ -44,6 +45,7 @@ class VirtualClockService final : public Service {
   void on_finish(Runtime&) override { finish(); }
   bool keeps_engaged(const Runtime&) const override { return true; }
   bool measures_cpu() const override { return true; }
+  bool measures_preemptions() const override { return true; }
   void before_call(Runtime&, Fn, ComputeSection& section) override;
   void value_compute(Runtime&, ComputeSection& section) override;
   void time_file_io(Runtime&, FileTiming& timing) override;
@@ -170,6 +172,11 @@ class VirtualClockService final : public Service {
   Link collective_link(MPI_Comm comm) const;
 
   RankEmulation rank_;
+  // Compute sections as if never preempted; the function that began the
+  // current one, and the one before it (undisturbed_compute.hpp).
+  UndisturbedCompute undisturbed_;
+  Fn earlier_fn_ = Fn::count_;
+  Fn last_fn_ = Fn::count_;
   Network network_;
   Link measured_{.latency_s = 0, .bandwidth_Bps = 0};
   int world_rank_ = 0;
