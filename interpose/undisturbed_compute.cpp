@@ -18,7 +18,7 @@ double UndisturbedCompute::charge(std::uint64_t section, double cpu_s, long pree
   std::nth_element(kept.begin(), middle, end);
   const double undisturbed = *middle;
   if (cpu_s <= undisturbed) return cpu_s;
-  if (cpu_s - undisturbed > static_cast<double>(preemptions) * kMostPerPreemption) return cpu_s;
+  if (cpu_s - undisturbed > kMostRefill) return cpu_s;
   return undisturbed;
 }
 

@@ -43,15 +43,15 @@ TEST(UndisturbedCompute, SectionsBetweenOtherFunctionsAreApart) {
   EXPECT_DOUBLE_EQ(c.charge(UndisturbedCompute::section(0, 2, 1), 60 * kUs, 1), 60 * kUs);
 }
 
-TEST(UndisturbedCompute, MoreThanPreemptionsCanCostIsWorkAndKept) {
+TEST(UndisturbedCompute, MoreThanRefillsCanCostIsWorkAndKept) {
   UndisturbedCompute c;
   const auto s = UndisturbedCompute::section(0, 5, 6);
   for (int i = 0; i < 5; ++i) c.charge(s, 100 * kUs, 0);
-  const double most = UndisturbedCompute::kMostPerPreemption;
-  // One preemption can explain up to `most` above the median, two twice that.
+  const double most = UndisturbedCompute::kMostRefill;
   EXPECT_DOUBLE_EQ(c.charge(s, 100 * kUs + 0.9 * most, 1), 100 * kUs);
   EXPECT_DOUBLE_EQ(c.charge(s, 100 * kUs + 1.5 * most, 1), 100 * kUs + 1.5 * most);
-  EXPECT_DOUBLE_EQ(c.charge(s, 100 * kUs + 1.5 * most, 2), 100 * kUs);
+  // However often it was preempted: a long section that grew is work.
+  EXPECT_DOUBLE_EQ(c.charge(s, 100 * kUs + 1.5 * most, 40), 100 * kUs + 1.5 * most);
   // Shorter than the median: nothing to take away.
   EXPECT_DOUBLE_EQ(c.charge(s, 80 * kUs, 1), 80 * kUs);
 }
