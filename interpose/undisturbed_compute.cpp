@@ -1,6 +1,9 @@
 #include "interpose/undisturbed_compute.hpp"
 
 #include <algorithm>
+#include <vector>
+
+#include "model/accounting.hpp"
 
 namespace mheta::interpose {
 
@@ -12,13 +15,9 @@ double UndisturbedCompute::charge(std::uint64_t section, double cpu_s, long pree
     return cpu_s;
   }
   if (h.runs < kFewest) return cpu_s;
-  std::array<double, kKept> kept = h.cpu_s;
-  const auto end = kept.begin() + static_cast<std::ptrdiff_t>(std::min(h.runs, kKept));
-  const auto middle = kept.begin() + (end - kept.begin()) / 2;
-  std::nth_element(kept.begin(), middle, end);
-  const double undisturbed = *middle;
-  if (cpu_s <= undisturbed) return cpu_s;
-  if (cpu_s - undisturbed > kMostRefill) return cpu_s;
+  // Preempted sections are few: the copy is no cost on the calls' path.
+  const double undisturbed = model::median_of({h.cpu_s.begin(), h.cpu_s.begin() + std::min(h.runs, kKept)});
+  if (cpu_s <= undisturbed || cpu_s - undisturbed > kMostRefill) return cpu_s;
   return undisturbed;
 }
 
