@@ -79,7 +79,9 @@ constexpr double kUnsteadyPace = 1.3;
 
 std::string percent(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %"; }
 
-void warn_if_unsure(const std::string& profile_path) {
+// `run_compute`: the profile prices the run's median iteration
+// (record_run_compute), and its pace is against that one.
+void warn_if_unsure(const std::string& profile_path, bool run_compute) {
   model::Profile profile;
   try {
     profile = model::read_profile(profile_path);
@@ -98,10 +100,14 @@ void warn_if_unsure(const std::string& profile_path) {
   if (pace && (*pace > kUnsteadyPace || *pace < 1 / kUnsteadyPace)) {
     std::ostringstream ratio;
     ratio << std::setprecision(2) << *pace;
-    std::cerr << "mheta run: warning: the loop's iterations took " << ratio.str()
-              << "x the captured iteration's time on average (iterations that grow or shrink as the run goes, work "
-                 "after the loop, or a machine whose load changed): the prediction prices the run as "
-              << profile.iterations << " captured iterations\n";
+    const char* against = run_compute ? "the run's median iteration's" : "the captured iteration's";
+    const char* why = run_compute ? "a few iterations much longer than the others, or work per iteration that grows "
+                                    "faster late in the run"
+                                  : "iterations that grow or shrink as the run goes, work after the loop, or a "
+                                    "machine whose load changed";
+    std::cerr << "mheta run: warning: the loop's iterations took " << ratio.str() << "x " << against
+              << " time on average (" << why << "): the prediction prices the run as " << profile.iterations
+              << (run_compute ? " median" : " captured") << " iterations\n";
   }
 }
 
@@ -209,9 +215,10 @@ int run_program(const RunOptions& o) {
   }
   if (o.capture != "off") {
     if (fs::is_regular_file(o.profile)) {
-      if (run_compute && fs::is_regular_file(records)) record_run_compute(o.profile, records, o.capture);
+      const bool priced_from_run =
+          run_compute && fs::is_regular_file(records) && record_run_compute(o.profile, records, o.capture);
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
-      warn_if_unsure(o.profile);
+      warn_if_unsure(o.profile, priced_from_run);
     } else {
       // The program's own work is done, but what this command is for is
       // not: a script's next step (predict, search) would fail on the

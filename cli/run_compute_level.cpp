@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <vector>
 
 #include "model/compute_variation.hpp"
@@ -57,11 +58,11 @@ bool records_run_compute(const std::string& emulate, const std::string& clock, c
   return virtual_clock && capture != "off" && capture != "pcontrol";
 }
 
-void record_run_compute(const std::filesystem::path& profile_path, const std::filesystem::path& accounting_path,
+bool record_run_compute(const std::filesystem::path& profile_path, const std::filesystem::path& accounting_path,
                         const std::string& capture) {
   try {
     const model::Accounting run = model::read_accounting(accounting_path);
-    if (!same_iterations(capture, run.boundary)) return;
+    if (!same_iterations(capture, run.boundary)) return false;
     model::Profile profile = model::read_profile(profile_path);
     const int recorded = model::record_in_core_compute(profile, run);
     const int forgotten = forget_ranks_of_another_loop(profile, run);
@@ -69,25 +70,29 @@ void record_run_compute(const std::filesystem::path& profile_path, const std::fi
     if (ranks <= 0) {
       std::cerr << "mheta run: no rank's records hold the captured iterations (another number of them): the "
                    "profile keeps the captured compute\n";
-      return;
+      return false;
     }
     const std::vector<double> ratios = model::in_core_compute_ratios(profile);
     const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
     if (*high > kMostApart || *low < 1 / kMostApart) {
       std::cerr << "mheta run: the run's iterations are not the captured period (a rank's compute per iteration "
                 << *low << "-" << *high << "x the captured): the profile keeps the captured compute\n";
-      return;
+      return false;
     }
     // Only from records that are all of the captured loop.
     const std::size_t samples = forgotten == 0 ? model::record_compute_variation(profile, run) : 0;
+    const std::optional<double> pace = model::pace_over_median_iteration(run);
+    if (forgotten == 0 && profile.capture && pace) profile.capture->pace = *pace;
     model::write_profile(profile_path, profile);
     std::cerr << "mheta run: in-core compute of " << ranks << " of " << profile.rank_count()
               << " ranks from the median of the run's iterations (" << *low << "-" << *high
               << "x the captured periods')";
     if (samples > 0) std::cerr << ", its variation from " << samples << " of them";
     std::cerr << "\n";
+    return true;
   } catch (const std::exception& error) {
     std::cerr << "mheta run: warning: the profile keeps the captured compute (" << error.what() << ")\n";
+    return false;
   }
 }
 

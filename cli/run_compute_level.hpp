@@ -31,9 +31,12 @@ int forget_ranks_of_another_loop(model::Profile& profile, const model::Accountin
 // marks, or by the calls that end the captured period (automatic and
 // `call:` capture), on ranks that recorded as many of them as the run had
 // (above), and no rank's whole-run compute is more than 3x away
-// from its captured one (another loop). Says on stderr what it did or why
-// not; the profile is left as it was on any problem.
-void record_run_compute(const std::filesystem::path& profile, const std::filesystem::path& accounting,
+// from its captured one (another loop). The capture's pace then becomes the
+// run's mean iteration over its median one (model::pace_over_median_iteration),
+// when every rank's records are of the captured loop. Says on stderr what
+// it did or why not; the profile is left as it was on any problem. Returns
+// whether the profile now prices the run's compute.
+bool record_run_compute(const std::filesystem::path& profile, const std::filesystem::path& accounting,
                         const std::string& capture);
 
 }  // namespace mheta::cli

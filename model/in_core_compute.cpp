@@ -1,5 +1,7 @@
 #include "model/in_core_compute.hpp"
 
+#include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +67,24 @@ std::vector<double> in_core_compute_ratios(const Profile& profile) {
     if (!rank.in_core_compute_s || captured_compute_s(rank) <= 0) ratios[r] = others;
   }
   return ratios;
+}
+
+std::optional<double> pace_over_median_iteration(const Accounting& run) {
+  std::optional<double> furthest;
+  for (const std::vector<IterationTerms>& records : run.ranks) {
+    const bool in_core = runs_in_core(records);
+    std::vector<double> totals;
+    for (std::size_t k = 1; k < records.size(); ++k) {
+      if (!(in_core && records[k].io_s > 0)) totals.push_back(records[k].total_s);
+    }
+    if (static_cast<std::int64_t>(totals.size()) < kMinInCoreIterations) continue;
+    const double mean = std::accumulate(totals.begin(), totals.end(), 0.0) / static_cast<double>(totals.size());
+    const double median = median_of(std::move(totals));
+    if (median <= 0) continue;
+    const double pace = mean / median;
+    if (!furthest || std::abs(std::log(pace)) > std::abs(std::log(*furthest))) furthest = pace;
+  }
+  return furthest;
 }
 
 }  // namespace mheta::model

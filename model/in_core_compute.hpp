@@ -12,6 +12,7 @@
 // run goes back in core after the captured iteration, and its accounting
 // records that compute; the model uses it for ranks in core under δ'.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "model/accounting.hpp"
@@ -51,5 +52,18 @@ int record_in_core_compute(Profile& profile, const Accounting& run);
 // median of the others' ratios, since it is the program's sweep on this
 // machine that differs, not the rank; 1 when no rank has one.
 std::vector<double> in_core_compute_ratios(const Profile& profile);
+
+// How typical of the run the iteration is that a profile with the run's
+// in-core compute prices: per rank, the mean total of its iterations after
+// the first over their median total, leaving out, for a rank that runs in
+// core, the iterations in which it did I/O (the capture forced it out of
+// core); the furthest from 1 over the ranks with kMinInCoreIterations such
+// iterations or more. None when no rank has them. It replaces the capture's
+// pace (the mean over the captured periods' median) once the profile's
+// compute is the median of the run's iterations: a loop whose iterations
+// grow steadily then has a pace near 1, as the median iteration times
+// their count is the run, while one that doubles late in the run stays
+// above 1.
+std::optional<double> pace_over_median_iteration(const Accounting& run);
 
 }  // namespace mheta::model

@@ -27,6 +27,7 @@ exits non-zero with a message when what it checks does not hold.
 import argparse
 import collections
 import json
+import math
 import os
 import re
 import signal
@@ -629,25 +630,54 @@ def run_bounded(cmd, seconds, env=None):
 WARNED_PACE = 1.3
 
 
+def pace_over_median(accounting):
+    """The run's mean iteration over its median one, from its records
+    (model/in_core_compute.hpp, pace_over_median_iteration): per rank, the
+    totals after the first record, without the iterations with I/O of a
+    rank that runs in core; the furthest from 1 over the ranks."""
+    furthest = None
+    for rank in accounting["ranks"]:
+        iterations = rank["iterations"][1:]
+        in_core = len([it for it in iterations if it[1] == 0 and it[0] > 0]) >= 3
+        totals = [it[4] for it in iterations if not (in_core and it[1] > 0)]
+        if len(totals) < 3 or statistics.median(totals) <= 0:
+            continue
+        pace = statistics.mean(totals) / statistics.median(totals)
+        if furthest is None or abs(math.log(pace)) > abs(math.log(furthest)):
+            furthest = pace
+    return furthest
+
+
 def cmd_pace(args):
     """`mheta run` of a loop whose steps grow (--grows), or of a steady one:
     the program's results unchanged, the profile's capture.pace above
     --min-pace for the growing loop (its captured steps are early ones) and
     within 1/1.5 to 1.5 for the steady one, and mheta run's warning given
-    exactly when the pace is beyond WARNED_PACE either way."""
+    exactly when the pace is beyond WARNED_PACE either way. With --emulate
+    (the virtual clock, whose run's records price the profile's compute)
+    the pace is instead the run's mean iteration over its median one, as
+    its records (--accounting) give it."""
     with tempfile.TemporaryDirectory() as tmp:
         expected = results_of(plain(args, args.np, args.program).stdout, args.timing_key)
         profile = os.path.join(tmp, "profile.json")
-        result = run([args.mheta, "run", "-n", str(args.np), "--profile", profile, "--"] + args.program)
+        records = os.path.join(tmp, "accounting.json")
+        emulation = ["--emulate", args.emulate, "--accounting", records] if args.emulate else []
+        result = run([args.mheta, "run", "-n", str(args.np), "--profile", profile] + emulation + ["--"] + args.program)
         if results_of(result.stdout, args.timing_key) != expected:
             fail("output changed under mheta run:\n--- plain\n%s--- mheta run\n%s" % (expected, result.stdout))
         pace = (load_profile(profile).get("capture") or {}).get("pace")
         if pace is None:
             fail("the profile's capture has no pace: %s" % load_profile(profile).get("capture"))
-        warned = "the captured iteration's time on average" in result.stderr
+        against = "the run's median iteration's" if args.emulate else "the captured iteration's"
+        warned = against + " time on average" in result.stderr
         if warned != (pace > WARNED_PACE or pace < 1 / WARNED_PACE):
             fail("pace %.2f, and mheta run %s:\n%s" % (pace, "warned" if warned else "did not warn", result.stderr))
-        if args.grows and pace < args.min_pace:
+        if args.emulate:
+            with open(records) as f:
+                expected_pace = pace_over_median(json.load(f))
+            if expected_pace is None or abs(pace - expected_pace) > 1e-9 * expected_pace:
+                fail("pace %.6f, the run's records give %s:\n%s" % (pace, expected_pace, result.stderr))
+        elif args.grows and pace < args.min_pace:
             outside_bound("a loop whose steps grow: pace %.2f, expected %g or more" % (pace, args.min_pace))
         if not args.grows and not 1 / 1.5 <= pace <= 1.5:
             outside_bound("a steady loop: pace %.2f, expected 0.67 to 1.5" % pace)
@@ -859,6 +889,7 @@ def main():
                         help="unchanged: the profile's capture saw its loop 3 times or more, over half the run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
     parser.add_argument("--grows", action="store_true", help="pace: the program's steps grow")
+    parser.add_argument("--emulate", default="", help="pace: run under this emulation (the virtual clock)")
     parser.add_argument("--min-pace", type=float, default=1.6, help="pace: the least pace of a loop that grows")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait

@@ -129,5 +129,32 @@ TEST(InCoreCompute, InCoreRanksComputeAtTheMeasuredRateOutOfCoreOnesAtTheCapture
   EXPECT_NEAR(model.rank_busy_seconds(0, 0, 101), 1.01 + eq1, 1e-12);
 }
 
+// The pace against the median iteration, by hand: mean total / median
+// total of the iterations after the first, a rank in core without its
+// iterations with I/O, the furthest from 1 over the ranks.
+TEST(PaceOverMedianIteration, SteadyGrowthIsPacedByItsMedianALateJumpIsNot) {
+  // Rank 0: 1, 2, 3, 4, 5 in core (the capture's 1.1, 1.0 and 1.6 with I/O
+  // left out): mean 3, median 3. Rank 1: 1, 1, 1, 1, 5: mean 1.8, median 1.
+  const Accounting run = records({in_core_after_capture({1, 2, 3, 4, 5}), in_core_after_capture({1, 1, 1, 1, 5})});
+  ASSERT_TRUE(pace_over_median_iteration(run).has_value());
+  EXPECT_NEAR(*pace_over_median_iteration(run), 1.8, 1e-12);
+  const Accounting steady = records({in_core_after_capture({1, 2, 3, 4, 5})});
+  EXPECT_NEAR(*pace_over_median_iteration(steady), 1.0, 1e-12);
+}
+
+TEST(PaceOverMedianIteration, AnOutOfCoreRankKeepsItsIterationsWithIo) {
+  // Every iteration reads: totals 2, 2, 4 after the first, mean 8/3, median 2.
+  const Accounting run = records({{terms(5, 9), terms(1, 1), terms(1, 1), terms(1, 3)}});
+  EXPECT_NEAR(*pace_over_median_iteration(run), 4.0 / 3.0, 1e-12);
+}
+
+TEST(PaceOverMedianIteration, FurthestFromOneEitherWayAndNoneWithoutEnoughIterations) {
+  // Totals 1, 1, 1.6 (mean 1.2) and 1, 1, 0.1 (mean 0.7): |ln 0.7| > |ln 1.2|.
+  const Accounting run = records({{terms(5, 9), terms(1, 0), terms(1, 0), terms(1.6, 0)},
+                                  {terms(5, 9), terms(1, 0), terms(1, 0), terms(0.1, 0)}});
+  EXPECT_NEAR(*pace_over_median_iteration(run), 0.7, 1e-12);
+  EXPECT_FALSE(pace_over_median_iteration(records({{terms(5, 9), terms(1, 0), terms(1, 0)}})).has_value());
+}
+
 }  // namespace
 }  // namespace mheta::model
