@@ -206,7 +206,7 @@ def check_program(entry, args, tmp):
     profile = os.path.join(tmp, "profile.json")
     capture_accounting = os.path.join(tmp, "capture.accounting.json")
     captured = [args.mheta, "run", "-n", str(args.np), "--rows", str(entry.rows), "--profile", profile] + \
-        emulation_options(args) + (["--accounting", capture_accounting] if args.emulate else []) + \
+        emulation_options(args) + (["--accounting", capture_accounting] if args.emulate or args.run_compute else []) + \
         ["--", program] + prog_args
     run_result = run(captured, tmp, accepted=(0, 6))  # 6: ran, but no profile (checked below)
     captured_results, _, captured_seconds = program_output(run_result.stdout, captured)
@@ -322,6 +322,9 @@ def main():
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--runs", type=int, default=1, help="runs without the interposer (median)")
     parser.add_argument("--emulate", help="run every program on this emulated cluster (preset or file), virtual clock")
+    parser.add_argument("--run-compute", action="store_true",
+                        help="keep the capture run's records on the wall clock too, so that mheta run prices the "
+                        "profile's compute from the run's iterations (as it does under --emulate)")
     parser.add_argument("--bound", type=float, help="enforce this accuracy bound (per cent) instead of expected.txt's")
     parser.add_argument("--json", help="write the records here")
     args = parser.parse_args()
