@@ -77,6 +77,7 @@ int main(int argc, char **argv) {
     printf("result energy %.9e\n", global);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", steps, t, t / steps);
   }
+  free(u), free(v);
   MPI_Finalize();
   return 0;
 }

@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     printf("result residual %.6e\nresult xsum %.6e\n", resid, total);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", cycles, t, t / cycles);
   }
+  free(x), free(b), free(r), free(V), free(H), free(local), free(h), free(cs), free(sn), free(g);
   MPI_Finalize();
   return 0;
 }

@@ -61,5 +61,6 @@ program systolic
     write (*, '(a,es16.9)') 'result norm ', sqrt(norm)
     write (*, '(a,i0,a,f10.6,a,es13.6,a)') 'loop: ', steps, ' iterations, ', t, ' s, ', t / steps, ' s per iteration'
   end if
+  deallocate (a, x, xb, y)
   call MPI_Finalize(ierr)
 end program systolic
