@@ -79,8 +79,8 @@ constexpr double kUnsteadyPace = 1.3;
 
 std::string percent(double share) { return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %"; }
 
-// `run_compute`: the profile prices the run's median iteration
-// (record_run_compute), and its pace is against that one.
+// `run_compute`: the profile's pace is against the run's median iteration,
+// which the profile prices (record_run_compute).
 void warn_if_unsure(const std::string& profile_path, bool run_compute) {
   model::Profile profile;
   try {
@@ -215,10 +215,10 @@ int run_program(const RunOptions& o) {
   }
   if (o.capture != "off") {
     if (fs::is_regular_file(o.profile)) {
-      const bool priced_from_run =
+      const bool paced_by_run =
           run_compute && fs::is_regular_file(records) && record_run_compute(o.profile, records, o.capture);
       std::cerr << "mheta run: profile written to " << o.profile << "\n";
-      warn_if_unsure(o.profile, priced_from_run);
+      warn_if_unsure(o.profile, paced_by_run);
     } else {
       // The program's own work is done, but what this command is for is
       // not: a script's next step (predict, search) would fail on the

@@ -81,15 +81,17 @@ bool record_run_compute(const std::filesystem::path& profile_path, const std::fi
     }
     // Only from records that are all of the captured loop.
     const std::size_t samples = forgotten == 0 ? model::record_compute_variation(profile, run) : 0;
-    const std::optional<double> pace = model::pace_over_median_iteration(run);
-    if (forgotten == 0 && profile.capture && pace) profile.capture->pace = *pace;
+    // The pace is the run's only where every rank's records are of the loop.
+    const std::optional<double> pace =
+        forgotten == 0 && profile.capture ? model::pace_over_median_iteration(run) : std::nullopt;
+    if (pace) profile.capture->pace = *pace;
     model::write_profile(profile_path, profile);
     std::cerr << "mheta run: in-core compute of " << ranks << " of " << profile.rank_count()
               << " ranks from the median of the run's iterations (" << *low << "-" << *high
               << "x the captured periods')";
     if (samples > 0) std::cerr << ", its variation from " << samples << " of them";
     std::cerr << "\n";
-    return true;
+    return pace.has_value();
   } catch (const std::exception& error) {
     std::cerr << "mheta run: warning: the profile keeps the captured compute (" << error.what() << ")\n";
     return false;

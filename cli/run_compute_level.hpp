@@ -35,7 +35,8 @@ int forget_ranks_of_another_loop(model::Profile& profile, const model::Accountin
 // run's mean iteration over its median one (model::pace_over_median_iteration),
 // when every rank's records are of the captured loop. Says on stderr what
 // it did or why not; the profile is left as it was on any problem. Returns
-// whether the profile now prices the run's compute.
+// whether the profile's pace is now the run's (against its median
+// iteration); where it is not, the pace is still the capture's.
 bool record_run_compute(const std::filesystem::path& profile, const std::filesystem::path& accounting,
                         const std::string& capture);
 

@@ -547,12 +547,18 @@ def cmd_virtual_vs_wall(args):
         outside_bound("%s: the virtual iteration time is %.1f%% from the wall clock's" % (name, 100 * gap))
 
 
+def in_core_compute(rank):
+    """A rank's compute in its recorded iterations after the first that did
+    no I/O and some compute (model/in_core_compute.hpp); 3 or more: the rank
+    runs in core."""
+    return [it[0] for it in rank["iterations"][1:] if it[1] == 0 and it[0] > 0]
+
+
 def in_core_medians(accounting):
-    """Per rank, the median compute of the recorded iterations after the
-    first that did no I/O (model/in_core_compute.hpp), or None."""
+    """Per rank, the median of in_core_compute(), or None with fewer than 3."""
     medians = []
     for rank in accounting["ranks"]:
-        in_core = [it[0] for it in rank["iterations"][1:] if it[1] == 0 and it[0] > 0]
+        in_core = in_core_compute(rank)
         medians.append(statistics.median(in_core) if len(in_core) >= 3 else None)
     return medians
 
@@ -637,9 +643,8 @@ def pace_over_median(accounting):
     rank that runs in core; the furthest from 1 over the ranks."""
     furthest = None
     for rank in accounting["ranks"]:
-        iterations = rank["iterations"][1:]
-        in_core = len([it for it in iterations if it[1] == 0 and it[0] > 0]) >= 3
-        totals = [it[4] for it in iterations if not (in_core and it[1] > 0)]
+        in_core = len(in_core_compute(rank)) >= 3
+        totals = [it[4] for it in rank["iterations"][1:] if not (in_core and it[1] > 0)]
         if len(totals) < 3 or statistics.median(totals) <= 0:
             continue
         pace = statistics.mean(totals) / statistics.median(totals)
