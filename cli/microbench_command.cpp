@@ -1,4 +1,5 @@
-// mheta microbench -n N [-o cluster.json] [--budget S] [--emulate P] [--clock virtual|wall] [--launcher L] ...:
+// mheta microbench -n N [-o cluster.json] [--budget S] [--profile p.json] [--emulate P] [--clock virtual|wall]
+// [--launcher L] ...:
 // runs the MPI program mheta-microbench under the launcher (cli/launcher.hpp)
 // and passes its exit code on. Under --emulate (or --clock) it runs under
 // libmheta-interpose.so, so its figures are those of the emulated cluster
@@ -40,6 +41,7 @@ struct MicrobenchOptions {
   std::string program;
   std::string emulate;
   std::string clock;
+  std::vector<std::string> profiles;
 };
 
 int run_microbench(const MicrobenchOptions& o) {
@@ -66,6 +68,7 @@ int run_microbench(const MicrobenchOptions& o) {
   forward("--target", o.target);
   forward("--disk-dir", o.disk_dir);
   forward("--disk-file-bytes", o.disk_file_bytes);
+  for (const std::string& profile : o.profiles) program.insert(program.end(), {"--profile", profile});
 
   // --mpiexec: the MPICH preset with another mpiexec.
   if (!o.mpiexec.empty()) setenv(env::kMpiexec, o.mpiexec.c_str(), 1);
@@ -122,6 +125,11 @@ void add_microbench_command(CLI::App& app, int& exit_code) {
       ->excludes("--launcher");
   cmd->add_option("--emulate", o->emulate,
                   "Measure an emulated cluster: a preset (DC, IO, HY1, HY2) or an emulation file (docs/emulation.md)");
+  cmd->add_option("--profile", o->profiles,
+                  "Also time the collectives of this profile (mheta run) at its own sizes, which the model then "
+                  "prices by what they cost there (repeatable)")
+      ->check(CLI::ExistingFile)
+      ->allow_extra_args(false);
   add_clock_option(*cmd, o->clock);
   cmd->add_option("--program", o->program, "The mheta-microbench program (default: found beside mheta)");
   cmd->callback(

@@ -97,6 +97,14 @@ model::Cluster cluster_from(const Measurements& m) {
   for (std::size_t k = 0; k < m.collectives.curves.size(); ++k) {
     if (m.collectives.curves[k]) net.collectives[k] = m.collectives.curves[k]->curve;
   }
+  for (const ProgramPoint& p : m.collectives.program_points) {
+    net.collective_points[static_cast<std::size_t>(p.op)].push_back({p.ranks, p.bytes, p.time.median()});
+  }
+  for (auto& points : net.collective_points) {
+    std::sort(points.begin(), points.end(), [](const model::CollectivePoint& a, const model::CollectivePoint& b) {
+      return std::pair{a.ranks, a.bytes} < std::pair{b.ranks, b.bytes};
+    });
+  }
   return cluster;
 }
 
@@ -132,6 +140,21 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
     for (std::size_t t = 0; t < model::kCurveTermNames.size(); ++t) {
       if (fit->fitted[t]) curve[std::string(model::kCurveTermNames[t]) + "_ci95"] = finite_or_null(fit->ci95[t]);
     }
+  }
+
+  // The points' intervals, beside them (the same order: by op, ranks, bytes).
+  for (const ProgramPoint& p : m.collectives.program_points) {
+    for (model::Json& point : net["collective_points"][std::string(model::collective_name(p.op))]) {
+      if (point["ranks"] == p.ranks && point["bytes"] == p.bytes) point["s_ci95"] = finite_or_null(p.time.ci95());
+    }
+  }
+  model::Json program = model::Json::array();
+  for (const ProgramPoint& p : m.collectives.program_points) {
+    program.push_back({{"operation", p.mpi_name}, {"ranks", p.ranks}, {"bytes", p.bytes}});
+  }
+  model::Json skipped = model::Json::array();
+  for (const Options::ProgramCollective& c : m.collectives.program_skipped) {
+    skipped.push_back({{"collective", model::collective_name(c.op)}, {"ranks", c.ranks}, {"bytes", c.bytes}});
   }
 
   model::Json phases = model::Json::object();
@@ -180,7 +203,10 @@ model::Json cluster_report(const Options& options, const Measurements& m) {
          "bytes each rank contributes (bcast and allreduce buffer, allgather(v) send block, alltoall block per peer, "
          "reduce_scatter block received)"},
         {"points", m.collectives.points},
-        {"rounds", m.collectives.rounds}}},
+        {"rounds", m.collectives.rounds},
+        {"profiles", options.profiles},
+        {"program_points", program},
+        {"program_points_not_timed", skipped}}},
   };
   return doc;
 }

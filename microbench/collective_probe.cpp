@@ -23,11 +23,15 @@ struct Buffers {
 
 // The operations timed, and the curve each one's points feed. allgather and
 // allgatherv share the model's one allgather curve.
+// `swept`: timed over the sweep of sizes and rank counts for its curve;
+// the others are timed only at a program's own sizes (--profile), and
+// otherwise borrow a curve (model::Network::curve).
 struct Operation {
   const char* mpi_name;
   model::Collective curve;
   bool sized;
   void (*call)(Buffers& b, int bytes, MPI_Comm comm);
+  bool swept = true;
 };
 
 constexpr Operation kOperations[] = {
@@ -62,13 +66,44 @@ constexpr Operation kOperations[] = {
      [](Buffers& b, int n, MPI_Comm c) {
        MPI_Reduce_scatter_block(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, c);
      }},
+    // n bytes: the buffer (reduce, scan), the block each rank sends
+    // (gather) or receives (scatter), as the capture records them.
+    {"MPI_Reduce(MPI_DOUBLE, MPI_SUM)", model::Collective::reduce, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       MPI_Reduce(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, 0, c);
+     },
+     false},
+    {"MPI_Gather", model::Collective::gather, true,
+     [](Buffers& b, int n, MPI_Comm c) { MPI_Gather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, 0, c); },
+     false},
+    {"MPI_Scatter", model::Collective::scatter, true,
+     [](Buffers& b, int n, MPI_Comm c) { MPI_Scatter(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, 0, c); },
+     false},
+    {"MPI_Scan(MPI_DOUBLE, MPI_SUM)", model::Collective::scan, true,
+     [](Buffers& b, int n, MPI_Comm c) {
+       MPI_Scan(b.send.data(), b.recv.data(), std::max(n / 8, 1), MPI_DOUBLE, MPI_SUM, c);
+     },
+     false},
 };
+
+// The operation that times a program's `op`: the first of its curve's.
+const Operation* operation_of(model::Collective op) {
+  for (const Operation& candidate : kOperations) {
+    if (candidate.curve == op) return &candidate;
+  }
+  return nullptr;
+}
+
+// Each rank holds a send and a receive buffer of P blocks of this size;
+// a program's larger blocks are not timed (the model keeps its curve there).
+constexpr std::int64_t kMostProgramBufferBytes = std::int64_t{256} << 20;
 
 struct Point {
   const Operation* op;
   int ranks;
   std::int64_t bytes;
   Sample time;
+  bool fitted = true;  // false: a program's own size (--profile), kept out of the curve's fit
 };
 
 // p = 2, 3, the powers of two, and the whole communicator: enough distinct
@@ -135,11 +170,14 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
   if (result.sizes.back() < options.max_collective_bytes) result.sizes.push_back(options.max_collective_bytes);
   result.rank_counts = collective_rank_counts(size);
   const std::vector<int>& rank_counts = result.rank_counts;
-  for (const Operation& op : kOperations) result.operations.push_back(op.mpi_name);
+  for (const Operation& op : kOperations) {
+    if (op.swept) result.operations.push_back(op.mpi_name);
+  }
 
   std::vector<Point> points;
   for (const int p : rank_counts) {
     for (const Operation& op : kOperations) {
+      if (!op.swept) continue;
       if (!op.sized) {
         points.push_back({&op, p, 0, {}});
         continue;
@@ -148,11 +186,27 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
     }
   }
   result.points = static_cast<int>(points.size());
+  std::int64_t largest_bytes = result.sizes.empty() ? 8 : result.sizes.back();
+  std::vector<int> communicator_sizes = rank_counts;
+  for (const Options::ProgramCollective& call : options.program_collectives) {
+    const Operation* op = operation_of(call.op);
+    if (op == nullptr || call.ranks < 2 || call.ranks > size ||
+        call.bytes > kMostProgramBufferBytes / std::max(call.ranks, 1)) {
+      result.program_skipped.push_back(call);
+      continue;
+    }
+    points.push_back({op, call.ranks, op->sized ? call.bytes : 0, {}, false});
+    communicator_sizes.push_back(call.ranks);
+    largest_bytes = std::max(largest_bytes, call.bytes);
+  }
+  // Grouped by rank count, as the rounds below time them.
+  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.ranks < b.ranks; });
   std::vector<MPI_Comm> sub(static_cast<std::size_t>(size) + 1, MPI_COMM_NULL);
-  for (const int p : rank_counts) {
+  for (int p = 2; p <= size; ++p) {
+    if (std::find(communicator_sizes.begin(), communicator_sizes.end(), p) == communicator_sizes.end()) continue;
     MPI_Comm_split(comm, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[static_cast<std::size_t>(p)]);
   }
-  const auto largest = static_cast<std::size_t>(result.sizes.empty() ? 8 : result.sizes.back());
+  const auto largest = static_cast<std::size_t>(largest_bytes);
   // An all-to-all sends a block to every rank, a reduce-scatter reduces one
   // for every rank: both buffers hold P blocks.
   Buffers buffers{std::vector<char>(largest * static_cast<std::size_t>(size), 1),
@@ -225,9 +279,13 @@ CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_C
   for (int k = 0; k < model::kCollectiveCount; ++k) {
     std::vector<const Point*> own;
     for (const Point& point : points) {
-      if (static_cast<int>(point.op->curve) == k) own.push_back(&point);
+      if (point.fitted && static_cast<int>(point.op->curve) == k) own.push_back(&point);
     }
     if (!own.empty()) result.curves[static_cast<std::size_t>(k)] = fit_curve(own);
+  }
+  for (const Point& point : points) {
+    if (point.fitted) continue;
+    result.program_points.push_back({point.op->curve, point.op->mpi_name, point.ranks, point.bytes, point.time});
   }
   return result;
 }

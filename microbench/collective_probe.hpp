@@ -17,6 +17,7 @@
 
 #include "microbench/budget.hpp"
 #include "microbench/options.hpp"
+#include "microbench/statistics.hpp"
 #include "model/collective.hpp"
 
 namespace mheta::microbench {
@@ -30,6 +31,15 @@ struct CurveFit {
   std::array<double, model::kCurveTermCount> ci95{};
 };
 
+// A collective timed at a program's own sizes (--profile).
+struct ProgramPoint {
+  model::Collective op;
+  const char* mpi_name;
+  int ranks;
+  std::int64_t bytes;
+  Sample time;
+};
+
 struct CollectiveResult {
   // On rank 0 only, indexed by model::Collective.
   std::array<std::optional<CurveFit>, model::kCollectiveCount> curves;
@@ -38,6 +48,10 @@ struct CollectiveResult {
   std::vector<const char*> operations;  // the MPI calls timed
   int points = 0;
   int rounds = 0;
+  std::vector<ProgramPoint> program_points;  // on rank 0 only
+  // A program's collectives not timed: more ranks than this run has, or
+  // blocks too large for the buffers.
+  std::vector<Options::ProgramCollective> program_skipped;
 };
 
 CollectiveResult probe_collectives(const Options& options, Budget& budget, MPI_Comm comm);

@@ -7,6 +7,7 @@
 #include <mheta/exit_codes.hpp>
 
 #include "microbench/microbench.hpp"
+#include "microbench/program_collectives.hpp"
 #include "model/cluster.hpp"
 #include "model/output_file.hpp"
 #include "model/text_file.hpp"
@@ -38,6 +39,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--max-collective-bytes", o.max_collective_bytes, "Largest per-rank collective buffer")
       ->check(CLI::Range(std::int64_t{8}, std::int64_t{1} << 28))
       ->capture_default_str();
+  app.add_option("--profile", o.profiles,
+                 "A profile (mheta run) whose collectives are also timed at their own sizes (repeatable)")
+      ->allow_extra_args(false);
 }
 
 int run(int argc, char** argv, int rank, int size) {
@@ -69,6 +73,19 @@ int run(int argc, char** argv, int rank, int size) {
   }
   MPI_Bcast(&problem, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (problem != 0) return mheta::kExitCannotWrite;
+  // The profiles are read where the command was given, before any time is spent.
+  int bad_profile = 0;
+  if (rank == 0) {
+    try {
+      options.program_collectives = mheta::microbench::read_program_collectives(options.profiles);
+    } catch (const std::exception& error) {
+      std::cerr << "mheta-microbench: --profile: " << error.what() << "\n";
+      bad_profile = 1;
+    }
+  }
+  MPI_Bcast(&bad_profile, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (bad_profile != 0) return mheta::kExitBadInput;
+  mheta::microbench::share_program_collectives(options.program_collectives, MPI_COMM_WORLD);
   // The scratch directory is local to each node: every rank checks its own.
   int bad_dir = 0;
   if (!options.disk_dir.empty() && !mheta::microbench::writable_directory(options.disk_dir)) {
@@ -91,8 +108,19 @@ int run(int argc, char** argv, int rank, int size) {
     std::cerr << "mheta-microbench: " << error.what() << "\n";
     return mheta::kExitCannotWrite;
   }
+  const mheta::model::Json& collectives = document["measurement"]["collectives"];
+  for (const mheta::model::Json& c : collectives["program_points_not_timed"]) {
+    std::cerr << "mheta-microbench: the profile's " << c["collective"].get<std::string>() << " of "
+              << c["bytes"].get<std::int64_t>() << " bytes over " << c["ranks"].get<int>()
+              << " ranks was not timed (more ranks than this run's " << size
+              << ", or a block too large to buffer); its curve prices it\n";
+  }
   std::cerr << "mheta-microbench: wrote " << options.output << " (" << size << " ranks, "
-            << document["measurement"]["elapsed_s"].get<double>() << " s)\n";
+            << document["measurement"]["elapsed_s"].get<double>() << " s";
+  if (!collectives["program_points"].empty()) {
+    std::cerr << ", " << collectives["program_points"].size() << " of the profiles' collectives at their own sizes";
+  }
+  std::cerr << ")\n";
   return mheta::kExitOk;
 }
 

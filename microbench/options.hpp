@@ -3,6 +3,9 @@
 // within which time.
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "model/collective.hpp"
 
 namespace mheta::microbench {
 
@@ -18,6 +21,17 @@ struct Options {
   std::int64_t disk_file_bytes = 32 << 20;
   std::int64_t max_message_bytes = 1 << 20;
   std::int64_t max_collective_bytes = 256 << 10;
+  // Collectives of a program (`--profile`), timed at their own rank and
+  // byte counts beside the sweep, and written as measured points
+  // (microbench/program_collectives.hpp).
+  struct ProgramCollective {
+    model::Collective op = model::Collective::barrier;
+    int ranks = 0;
+    std::int64_t bytes = 0;
+    auto operator<=>(const ProgramCollective&) const = default;
+  };
+  std::vector<std::string> profiles;
+  std::vector<ProgramCollective> program_collectives;
 };
 
 }  // namespace mheta::microbench

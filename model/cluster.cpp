@@ -38,6 +38,17 @@ const CollectiveCurve* Network::curve(Collective op) const {
   }
 }
 
+std::optional<double> Network::collective_seconds(Collective op, int ranks, std::int64_t bytes) const {
+  const std::vector<CollectivePoint>& points = collective_points[static_cast<std::size_t>(op)];
+  const auto at = std::lower_bound(points.begin(), points.end(), std::pair{ranks, bytes},
+                                   [](const CollectivePoint& p, const std::pair<int, std::int64_t>& key) {
+                                     return std::pair{p.ranks, p.bytes} < key;
+                                   });
+  if (at != points.end() && at->ranks == ranks && at->bytes == bytes) return at->seconds;
+  if (const CollectiveCurve* c = curve(op)) return c->seconds(ranks, static_cast<double>(bytes));
+  return std::nullopt;
+}
+
 namespace {
 
 DiskCosts read_disk(const JsonFields& f, const Json& node, const std::string& path) {
@@ -117,6 +128,49 @@ CollectiveCurve read_curve(const JsonFields& f, const Json& object, const std::s
   return curve;
 }
 
+// network.collective_points: {"reduce_scatter": [{"ranks": 2, "bytes":
+// 131072, "s": 1.6e-3}, ...], ...}; one point per (ranks, bytes).
+void read_collective_points(const JsonFields& f, const Json& network, Network& net) {
+  const Json* all = f.optional_member(network, "collective_points", "network");
+  if (all == nullptr) return;
+  if (!all->is_object()) f.fail("network.collective_points", "must be an object of arrays of points");
+  for (const auto& [name, points] : all->items()) {
+    const std::string path = field_path("network.collective_points", name);
+    const auto op = collective_from_name(name);
+    if (!op) f.fail(path, "unknown collective '" + name + "'");
+    if (!points.is_array()) f.fail(path, "must be an array of {\"ranks\", \"bytes\", \"s\"} points, got " + describe(points));
+    std::vector<CollectivePoint>& own = net.collective_points[static_cast<std::size_t>(*op)];
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::string at = index_path(path, i);
+      if (!points[i].is_object()) f.fail(at, "must be an object with ranks, bytes and s, got " + describe(points[i]));
+      own.push_back(CollectivePoint{static_cast<int>(f.integer(points[i], "ranks", at, 1, INT32_MAX)),
+                                    f.integer(points[i], "bytes", at), f.non_negative(points[i], "s", at)});
+    }
+    std::sort(own.begin(), own.end(), [](const CollectivePoint& a, const CollectivePoint& b) {
+      return std::pair{a.ranks, a.bytes} < std::pair{b.ranks, b.bytes};
+    });
+    const auto twice = std::adjacent_find(own.begin(), own.end(), [](const CollectivePoint& a, const CollectivePoint& b) {
+      return a.ranks == b.ranks && a.bytes == b.bytes;
+    });
+    if (twice != own.end()) {
+      f.fail(path, "has two points at " + std::to_string(twice->ranks) + " ranks and " + std::to_string(twice->bytes) +
+                       " bytes");
+    }
+  }
+}
+
+Json collective_points_to_json(const Network& net) {
+  Json all = Json::object();
+  for (int i = 0; i < kCollectiveCount; ++i) {
+    const std::vector<CollectivePoint>& own = net.collective_points[static_cast<std::size_t>(i)];
+    if (own.empty()) continue;
+    Json& points = all[std::string(collective_name(static_cast<Collective>(i)))];
+    points = Json::array();
+    for (const CollectivePoint& p : own) points.push_back({{"ranks", p.ranks}, {"bytes", p.bytes}, {"s", p.seconds}});
+  }
+  return all;
+}
+
 }  // namespace
 
 Cluster parse_cluster(std::string_view text, std::string_view source) {
@@ -167,6 +221,7 @@ Cluster parse_cluster(std::string_view text, std::string_view source) {
       net.collectives[static_cast<std::size_t>(*op)] = read_curve(f, curve, path);
     }
   }
+  read_collective_points(f, network, net);
   return cluster;
 }
 
@@ -204,6 +259,7 @@ Json cluster_to_json(const Cluster& cluster) {
   write_link(net.default_link, network);
   network["pairs"] = pairs;
   network["collectives"] = curves;
+  if (Json points = collective_points_to_json(net); !points.empty()) network["collective_points"] = points;
   return {{"format", kClusterFormat}, {"nodes", nodes}, {"network", network}};
 }
 

@@ -86,6 +86,9 @@ struct Network {
   Link default_link;
   std::vector<LinkException> pairs;  // sorted by (from, to)
   std::array<std::optional<CollectiveCurve>, kCollectiveCount> collectives;
+  // Collectives timed at the sizes of a program (per op, sorted by ranks
+  // then bytes); they take precedence over the curve where they match.
+  std::array<std::vector<CollectivePoint>, kCollectiveCount> collective_points;
 
   // A reference into the cluster: a Link holds its curve, and the model
   // looks links up while it compiles a profile and reroutes messages.
@@ -96,6 +99,9 @@ struct Network {
   // they had their own, reduce_scatter -> allreduce, alltoall ->
   // allgather), or nullptr.
   const CollectiveCurve* curve(Collective op) const;
+  // What `op` of `bytes` over `ranks` ranks costs: the point measured at
+  // exactly these sizes, else its curve (own or borrowed), else nothing.
+  std::optional<double> collective_seconds(Collective op, int ranks, std::int64_t bytes) const;
 };
 
 struct Cluster {

@@ -1,6 +1,7 @@
 #pragma once
 // Collective operations the model prices, and their cost curves.
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -50,6 +51,17 @@ struct CollectiveCurve {
   // The coefficients, in the same order.
   std::array<double*, kCurveTermCount> coefficients();
   std::array<double, kCurveTermCount> coefficient_values() const;
+};
+
+// A collective timed at one rank count and byte count, the sizes a program
+// uses (`mheta microbench --profile`): the cost there, whatever the curve
+// says. A library switches algorithms at thresholds of its own, and one
+// size can cost many times its neighbours (docs/model.md, "Collectives
+// measured at the program's sizes").
+struct CollectivePoint {
+  int ranks = 0;
+  std::int64_t bytes = 0;
+  double seconds = 0;
 };
 
 }  // namespace mheta::model

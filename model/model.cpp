@@ -343,12 +343,13 @@ void Model::compile_collectives() {
     }
   }
   for (std::size_t seq = 0; seq < collective_ops_.size(); ++seq) {
-    const CollectiveCurve* curve = network_.curve(collective_ops_[seq]);
-    if (curve == nullptr) {
+    const std::optional<double> cost = network_.collective_seconds(collective_ops_[seq], ranks_, bytes[seq]);
+    if (!cost) {
       throw ModelError("the cluster has no cost curve for " + std::string(collective_name(collective_ops_[seq])) +
-                       " (nor for the collective it can borrow one from), which the profile uses");
+                       " (nor for the collective it can borrow one from, nor a point measured at " +
+                       std::to_string(bytes[seq]) + " bytes), which the profile uses");
     }
-    collective_cost_s_.push_back(curve->seconds(ranks_, static_cast<double>(bytes[seq])));
+    collective_cost_s_.push_back(*cost);
   }
   compile_gathered_rows();
 }
@@ -387,8 +388,9 @@ void Model::cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) 
   const std::int64_t largest = *std::max_element(rows.begin(), rows.end());
   for (std::size_t seq = 0; seq < collective_ops_.size(); ++seq) {
     if (collective_bytes_per_row_[seq] <= 0) continue;
+    const auto bytes = std::llround(collective_bytes_per_row_[seq] * static_cast<double>(largest));
     ws.collective_cost[seq] =
-        network_.curve(collective_ops_[seq])->seconds(ranks_, collective_bytes_per_row_[seq] * static_cast<double>(largest));
+        network_.collective_seconds(collective_ops_[seq], ranks_, bytes).value_or(collective_cost_s_[seq]);
   }
 }
 

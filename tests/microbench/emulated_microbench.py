@@ -20,16 +20,17 @@ def parse_args(description, tolerance):
     return args
 
 
-def measure_emulated(args, name, emulation, ranks=2):
+def measure_emulated(args, name, emulation, ranks=2, extra=()):
     """Writes `emulation` (an emulation file's document) to args.out/NAME.emulation.json,
-    measures it on `ranks` ranks with a 3 s budget into args.out/NAME.json, and returns the
-    cluster file's document (exits the test when the command fails)."""
+    measures it on `ranks` ranks with a 3 s budget (and the options `extra`) into
+    args.out/NAME.json, and returns the cluster file's document (exits the test when the
+    command fails)."""
     emulation_path = os.path.join(args.out, name + ".emulation.json")
     with open(emulation_path, "w") as f:
         json.dump(dict({"format": "mheta-emulation/1"}, **emulation), f)
     output = os.path.join(args.out, name + ".json")
     cmd = [args.mheta, "microbench", "-n", str(ranks), "--emulate", emulation_path, "--clock", "virtual", "--budget",
-           "3", "--disk-file-bytes", "8388608", "--mpiexec", args.mpiexec, "-o", output]
+           "3", "--disk-file-bytes", "8388608", "--mpiexec", args.mpiexec, "-o", output] + list(extra)
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if not check(result.returncode == 0, "%s exited with %d:\n%s" % (" ".join(cmd), result.returncode, result.stderr)):
         exit_if_failed()

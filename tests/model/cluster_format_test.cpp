@@ -228,6 +228,58 @@ TEST(ClusterFormat, MalformedLinkCurvesNameTheField) {
   EXPECT_NE(many.reason().find("more than the 16"), std::string::npos);
 }
 
+// Collectives timed at a program's sizes: written sorted, read back, and
+// priced from where (ranks, bytes) match exactly; the curve elsewhere.
+TEST(ClusterFormat, CollectivePointsRoundTripAndPriceOnlyTheirOwnSizes) {
+  Cluster c = parse_cluster(valid_cluster_json().dump(), "cluster.json");
+  c.network.collectives[static_cast<std::size_t>(Collective::reduce_scatter)] = CollectiveCurve{.c0 = 1e-5, .c_bytes = 1e-10};
+  c.network.collective_points[static_cast<std::size_t>(Collective::reduce_scatter)] = {{2, 131072, 1.9e-4},
+                                                                                        {4, 8, 3e-6}};
+  c.network.collective_points[static_cast<std::size_t>(Collective::scan)] = {{2, 64, 2e-6}};
+  Cluster back = parse_cluster(cluster_to_json(c).dump(), "cluster.json");
+  const Network& net = back.network;
+  EXPECT_DOUBLE_EQ(*net.collective_seconds(Collective::reduce_scatter, 2, 131072), 1.9e-4);
+  EXPECT_DOUBLE_EQ(*net.collective_seconds(Collective::reduce_scatter, 4, 8), 3e-6);
+  // Another size, or the same size at another rank count: the curve.
+  EXPECT_DOUBLE_EQ(*net.collective_seconds(Collective::reduce_scatter, 2, 65536), 1e-5 + 1e-10 * 65536);
+  EXPECT_DOUBLE_EQ(*net.collective_seconds(Collective::reduce_scatter, 3, 131072), 1e-5 + 1e-10 * 131072);
+  EXPECT_DOUBLE_EQ(*net.collective_seconds(Collective::scan, 2, 64), 2e-6);
+  // scan has no curve of its own: elsewhere it borrows allreduce's.
+  back.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{.c0 = 7e-6};
+  EXPECT_DOUBLE_EQ(*back.network.collective_seconds(Collective::scan, 2, 128), 7e-6);
+  back.network.collectives[static_cast<std::size_t>(Collective::allreduce)].reset();
+  EXPECT_FALSE(back.network.collective_seconds(Collective::scan, 2, 128).has_value());
+  EXPECT_DOUBLE_EQ(*back.network.collective_seconds(Collective::scan, 2, 64), 2e-6);
+  EXPECT_FALSE(cluster_to_json(c)["network"]["collective_points"].contains("allreduce"));
+  // Points listed out of order are sorted when read.
+  Json doc = cluster_to_json(c);
+  std::swap(doc["network"]["collective_points"]["reduce_scatter"][0], doc["network"]["collective_points"]["reduce_scatter"][1]);
+  EXPECT_DOUBLE_EQ(*parse_cluster(doc.dump(), "c.json").network.collective_seconds(Collective::reduce_scatter, 2, 131072),
+                   1.9e-4);
+}
+
+TEST(ClusterFormat, MalformedCollectivePointsNameTheField) {
+  auto error = [](const std::function<void(Json&)>& edit) {
+    return error_after([&](Json& d) {
+      d["network"]["collective_points"] = {{"allreduce", {{{"ranks", 2}, {"bytes", 8}, {"s", 1e-6}}}}};
+      edit(d["network"]["collective_points"]);
+    });
+  };
+  EXPECT_EQ(error([](Json& p) { p = 5; }).where(), "network.collective_points");
+  EXPECT_EQ(error([](Json& p) { p["allsort"] = Json::array(); }).where(), "network.collective_points.allsort");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"] = 5; }).where(), "network.collective_points.allreduce");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"][0] = 5; }).where(), "network.collective_points.allreduce[0]");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"][0]["ranks"] = 0; }).where(),
+            "network.collective_points.allreduce[0].ranks");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"][0]["bytes"] = 7.5; }).where(),
+            "network.collective_points.allreduce[0].bytes");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"][0]["s"] = -1e-6; }).where(), "network.collective_points.allreduce[0].s");
+  EXPECT_EQ(error([](Json& p) { p["allreduce"][0].erase("s"); }).where(), "network.collective_points.allreduce[0].s");
+  const FormatError twice = error([](Json& p) { p["allreduce"].push_back(p["allreduce"][0]); });
+  EXPECT_EQ(twice.where(), "network.collective_points.allreduce");
+  EXPECT_NE(twice.reason().find("two points at 2 ranks and 8 bytes"), std::string::npos);
+}
+
 TEST(ClusterFormat, SyntaxErrorGivesLineAndColumn) {
   try {
     parse_cluster("{\n  \"format\": \"mheta-cluster/1\",\n  \"nodes\": [,]\n}", "c.json");

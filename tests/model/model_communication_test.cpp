@@ -199,6 +199,31 @@ TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
   }
 }
 
+// A collective timed at the program's own size is priced by that time, not
+// by the curve: three ranks computing 0.2, 0.5 and 0.1 s, then an allreduce
+// of 64 bytes timed at 3 ranks and 64 bytes at 4e-3 s (the curve's price
+// there: 1.33e-3 s); the iteration is 0.5 + 4e-3 s. A point at another size
+// is not used.
+TEST(Collectives, APointMeasuredAtTheProgramsSizePricesIt) {
+  Profile p = testing::empty_profile({10, 10, 10});
+  const double compute[3] = {0.2, 0.5, 0.1};
+  for (int r = 0; r < 3; ++r) {
+    p.ranks[static_cast<std::size_t>(r)].sections.push_back(
+        Section{{compute_stage(compute[r])}, {testing::collective(Collective::allreduce, 64)}});
+  }
+  Cluster c = testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta);
+  c.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{1e-3, 2e-4, 0, 1e-7, 0};
+  c.network.collective_points[static_cast<std::size_t>(Collective::allreduce)] = {{3, 64, 4e-3}, {3, 128, 9.0}};
+  const Prediction prediction = Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10});
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].total_s, 0.5 + 4e-3, 1e-12);
+  }
+  // At 4 ranks' sizes the point does not apply: the curve prices it.
+  c.network.collective_points[static_cast<std::size_t>(Collective::allreduce)] = {{4, 64, 4e-3}};
+  const double curve = 1e-3 + 2e-4 * std::log2(3.0) + 1e-7 * 64;
+  EXPECT_NEAR(Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10}).iteration_s, 0.5 + curve, 1e-12);
+}
+
 // Four ranks of 10 rows that each compute 0.1 s, then call `op` with
 // `bytes`.
 Profile one_collective_profile(Collective op, std::int64_t bytes) {
