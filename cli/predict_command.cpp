@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include <mheta/exit_codes.hpp>
 #include "cli/prediction_report.hpp"
+#include "model/collective_prices.hpp"
 #include "model/gen_block.hpp"
 #include "model/model.hpp"
 
@@ -30,6 +31,10 @@ int run_predict(const PredictOptions& o) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
   }
   model::Prediction prediction = model.predict(dist.rows);
+  if (const std::string warning = model::collective_price_warning(profile, cluster, prediction.iteration_s);
+      !warning.empty()) {
+    std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
+  }
   if (o.iterations > 0) {
     prediction.iterations = o.iterations;
     prediction.run_s = model::run_seconds(prediction, o.iterations);

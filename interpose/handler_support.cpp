@@ -217,6 +217,9 @@ RecordedCollective record_collective(Runtime& rt, Fn fn, const CollectiveCall& c
       op.collective = call.collective;
       op.bytes = call.bytes;
       op.nonblocking = posted;
+      // The call has returned (rt.leave()); on the wall clock, its time
+      // inside is what the collective cost this rank, waiting included.
+      if (!posted && !rt.clock().on()) op.inside_s = std::max(0.0, rt.last_exit() - rt.last_entry());
       recorded.op = rt.timeline().add_comm(op, number);
     }
     rt.collective({fn, call.collective, call.bytes});

@@ -129,7 +129,8 @@ Json rank_record_to_json(const RankRecord& r) {
                       {"collective", static_cast<int>(c.collective)},
                       {"nonblocking", c.nonblocking},
                       {"synchronous", c.synchronous},
-                      {"completed_at", {c.completed_section, c.completed_comm}}});
+                      {"completed_at", {c.completed_section, c.completed_comm}},
+                      {"inside_s", c.inside_s}});
     }
     sections.push_back({{"stages", stages}, {"comm", comm}});
   }
@@ -225,6 +226,7 @@ RankRecord rank_record_from_json(const Json& j) {
       op.synchronous = c.at("synchronous").get<bool>();
       op.completed_section = c.at("completed_at").at(0).get<int>();
       op.completed_comm = c.at("completed_at").at(1).get<int>();
+      op.inside_s = c.value("inside_s", -1.0);
       section.comm.push_back(op);
     }
     r.sections.push_back(std::move(section));

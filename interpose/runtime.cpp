@@ -103,6 +103,7 @@ double Runtime::enter(Fn fn) {
   const bool was_capturing = capturing();
   for (const auto& s : services_) s->before_call(*this, fn, section);
   if (measures_cpu_) t = now_s();  // after the emulated compute was slept
+  last_entry_ = t;
   if (was_capturing && capturing()) {
     std::lock_guard lock(mutex_);
     timeline_.add_compute(section.seconds);

@@ -54,6 +54,8 @@ class Runtime {
   double compute_since_leave();
   // When the last intercepted call returned.
   double last_exit() const { return last_exit_; }
+  // When the call in progress (or the last one) entered, after its compute.
+  double last_entry() const { return last_entry_; }
 
   // Requests, files, the call sequence and collectives matter: a capture is
   // to come, or a service needs them (the ranks' agreement on an iteration).
@@ -191,6 +193,7 @@ class Runtime {
   bool finished_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   double last_exit_ = 0;
+  double last_entry_ = 0;
   Timeline timeline_;
   RequestTable requests_;
   ChannelCounter channels_;

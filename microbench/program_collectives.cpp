@@ -3,36 +3,23 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "model/iteration_collectives.hpp"
+
 namespace mheta::microbench {
 
 std::vector<ProgramCollective> program_collectives(const model::Profile& profile) {
-  std::vector<ProgramCollective> calls;  // the k-th collective of the iteration, as rank 0 and the largest give it
-  std::vector<ProgramCollective> all;    // every rank's own, should the ranks' orders differ
-  bool same_order = true;
-  for (const model::RankProfile& rank : profile.ranks) {
-    std::size_t k = 0;
-    for (const model::Section& section : rank.sections) {
-      for (const model::CommOp& op : section.comm) {
-        if (op.kind != model::CommKind::collective) continue;
-        const ProgramCollective call{op.collective, profile.rank_count(), op.bytes};
-        all.push_back(call);
-        if (k == calls.size()) {
-          if (&rank == &profile.ranks.front()) {
-            calls.push_back(call);
-          } else {
-            same_order = false;
-          }
-        } else if (k > calls.size() || calls[k].op != call.op) {
-          same_order = false;
-        } else {
-          calls[k].bytes = std::max(calls[k].bytes, call.bytes);
+  std::vector<ProgramCollective> out;
+  if (const auto calls = model::iteration_collectives(profile)) {
+    for (const model::IterationCollective& call : *calls) out.push_back({call.op, profile.rank_count(), call.bytes});
+  } else {  // ranks that disagree on the order: every rank's own
+    for (const model::RankProfile& rank : profile.ranks) {
+      for (const model::Section& section : rank.sections) {
+        for (const model::CommOp& op : section.comm) {
+          if (op.kind == model::CommKind::collective) out.push_back({op.collective, profile.rank_count(), op.bytes});
         }
-        ++k;
       }
     }
-    same_order = same_order && k == calls.size();
   }
-  std::vector<ProgramCollective> out = same_order ? calls : all;
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

@@ -197,6 +197,10 @@ class ProfileReader {
     c.kind = CommKind::collective;
     c.collective = *collective;
     read_completion(op, path, c);
+    if (f_.optional_member(op, "inside_s", path)) {
+      if (c.nonblocking) f_.fail(field_path(path, "inside_s"), "applies to a blocking collective only");
+      c.inside_s = f_.non_negative(op, "inside_s", path);
+    }
     return c;
   }
 
@@ -316,6 +320,7 @@ Json comm_to_json(const CommOp& c, const Profile& p) {
   Json op;
   if (c.kind == CommKind::collective) {
     op = {{"op", collective_name(c.collective)}, {"bytes", c.bytes}};
+    if (c.inside_s >= 0) op["inside_s"] = c.inside_s;
   } else {
     op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
     if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;

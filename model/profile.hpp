@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "model/collective.hpp"
@@ -95,10 +96,22 @@ struct CommOp {
   // the iteration (the rank is held at the iteration's end instead).
   int completed_section = -1;
   int completed_comm = 0;
+  // A blocking collective over every rank, captured on the wall clock: the
+  // rank's time inside the call, waiting included (-1: not measured). The
+  // smallest over the ranks is what the collective cost the program from
+  // its last rank's arrival (docs/model.md, "Collectives as the program
+  // paid for them").
+  double inside_s = -1;
 
-  // The same message, every field alike (the same operation of a period
-  // captured twice).
-  bool operator==(const CommOp&) const = default;
+  // The same message, every field alike but the time inside (the same
+  // operation of a period captured twice).
+  bool operator==(const CommOp& other) const {
+    const auto same_shape = [](const CommOp& c) {
+      return std::tie(c.kind, c.peer, c.bytes, c.tag, c.collective, c.from_variable, c.nonblocking, c.synchronous,
+                      c.completed_section, c.completed_comm);
+    };
+    return same_shape(*this) == same_shape(other);
+  }
 };
 
 struct Section {

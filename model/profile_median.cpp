@@ -1,5 +1,6 @@
 #include "model/profile_median.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -88,6 +89,16 @@ Profile median_profile(const std::vector<Profile>& captures) {
           stage.io[i].overlap_compute_s =
               median_over(captures, [&](const Profile& p) { return stage_of(p).io[i].overlap_compute_s; });
         }
+      }
+    }
+    for (std::size_t s = 0; s < rank.sections.size(); ++s) {
+      for (std::size_t k = 0; k < rank.sections[s].comm.size(); ++k) {
+        CommOp& op = rank.sections[s].comm[k];
+        if (op.inside_s < 0) continue;
+        const auto inside_of = [r, s, k](const Profile& p) { return p.ranks[r].sections[s].comm[k].inside_s; };
+        const bool everywhere = std::all_of(captures.begin(), captures.end(),
+                                            [&](const Profile& p) { return inside_of(p) >= 0; });
+        op.inside_s = everywhere ? median_over(captures, inside_of) : -1;
       }
     }
     std::vector<double> in_core;

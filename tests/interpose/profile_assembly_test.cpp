@@ -117,6 +117,14 @@ TEST(ProfileAssembly, ANonblockingSendsCompletionSurvivesTheTrip) {
   EXPECT_EQ(back.sections[0].comm[0].completed_comm, send.completed_comm);
 }
 
+TEST(ProfileAssembly, ACollectivesTimeInsideSurvivesTheTrip) {
+  RankRecord r = record(0, 30, "v", true);
+  r.sections[0].comm.push_back({.kind = model::CommKind::collective, .bytes = 8, .inside_s = 3.5e-4});
+  const RankRecord back = rank_record_from_json(model::Json::parse(rank_record_to_json(r).dump()));
+  EXPECT_DOUBLE_EQ(back.sections[0].comm.back().inside_s, 3.5e-4);
+  EXPECT_LT(back.sections[0].comm[0].inside_s, 0);  // a send: not timed
+}
+
 TEST(ProfileAssembly, StatedIterationsWinOverTheCountSeenAtCapture) {
   std::vector<std::string> warnings;
   AssemblyInputs in{"prog", 0, "", 0, {}};

@@ -284,6 +284,30 @@ TEST(ProfileFormat, NonblockingCollectivesAndTheirCompletionRoundTrip) {
   EXPECT_EQ(synchronous.where(), where + ".synchronous");
 }
 
+// A blocking collective's time inside, captured on the wall clock: written
+// when measured, read back, and not part of what makes two operations the
+// same (a period captured twice has other times).
+TEST(ProfileFormat, ACollectivesTimeInsideRoundTripsAndIsChecked) {
+  Profile p = valid_profile();
+  p.ranks[0].sections[0].comm[2].inside_s = 2.5e-4;
+  const Json doc = profile_to_json(p);
+  EXPECT_EQ(doc["ranks"][0]["sections"][0]["comm"][2]["inside_s"], 2.5e-4);
+  EXPECT_FALSE(doc["ranks"][1]["sections"][0]["comm"][2].contains("inside_s"));
+  const Profile back = parse_profile(doc.dump(), "profile.json");
+  EXPECT_DOUBLE_EQ(back.ranks[0].sections[0].comm[2].inside_s, 2.5e-4);
+  EXPECT_LT(back.ranks[1].sections[0].comm[2].inside_s, 0);
+  EXPECT_EQ(back.ranks[0].sections[0].comm[2], back.ranks[1].sections[0].comm[2]);
+
+  const std::string where = "ranks[0].sections[0].comm[2].inside_s";
+  EXPECT_EQ(error_after([](Json& d) { first_section(d, 0)["comm"][2]["inside_s"] = -1e-6; }).where(), where);
+  const FormatError posted = error_after([](Json& d) {
+    first_section(d, 0)["comm"][2]["inside_s"] = 1e-6;
+    first_section(d, 0)["comm"][2]["nonblocking"] = true;
+  });
+  EXPECT_EQ(posted.where(), where);
+  EXPECT_NE(posted.reason().find("blocking collective only"), std::string::npos);
+}
+
 TEST(ProfileFormat, RanksOutOfOrder) {
   EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["rank"] = 1; }).where(), "ranks[0].rank");
 }

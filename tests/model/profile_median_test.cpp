@@ -46,6 +46,22 @@ TEST(ProfileMedian, EachTimeIsItsMedianOverTheCaptures) {
   EXPECT_EQ(m.ranks[1].sections[0].comm.size(), 2u);
 }
 
+// A collective's time inside is the median too, where every capture timed it.
+TEST(ProfileMedian, ACollectivesTimeInsideIsItsMedian) {
+  std::vector<Profile> captures = {capture(1.0, 0.3, 0.4), capture(1.0, 0.3, 0.4), capture(1.0, 0.3, 0.4)};
+  const double inside[3] = {3e-4, 9e-3, 2e-4};
+  for (std::size_t c = 0; c < captures.size(); ++c) {
+    for (RankProfile& rank : captures[c].ranks) {
+      rank.sections[0].comm.push_back(testing::collective(Collective::allreduce, 8));
+      rank.sections[0].comm.back().inside_s = inside[c];
+    }
+  }
+  captures[2].ranks[1].sections[0].comm.back().inside_s = -1;  // not timed there
+  const Profile m = median_profile(captures);
+  EXPECT_DOUBLE_EQ(m.ranks[0].sections[0].comm.back().inside_s, 3e-4);
+  EXPECT_LT(m.ranks[1].sections[0].comm.back().inside_s, 0);
+}
+
 TEST(ProfileMedian, OneCaptureIsItself) {
   const Profile m = median_profile({capture(1.0, 0.3, 0.4)});
   EXPECT_DOUBLE_EQ(m.ranks[1].sections[0].stages[0].compute_s, 1.0);
