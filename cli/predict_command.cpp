@@ -31,7 +31,8 @@ int run_predict(const PredictOptions& o) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
   }
   model::Prediction prediction = model.predict(dist.rows);
-  if (const std::string warning = model::collective_price_warning(profile, cluster, prediction.iteration_s);
+  if (const std::string warning =
+          model::collective_price_warning(model.collective_prices(), profile.rank_count(), prediction.iteration_s);
       !warning.empty()) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
   }

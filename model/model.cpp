@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "model/in_core_compute.hpp"
+#include "model/iteration_collectives.hpp"
 #include "model/io_cost.hpp"
 
 namespace mheta::model {
@@ -56,6 +57,7 @@ Model::Model(const Profile& profile, const Cluster& cluster)
   for (int r = 0; r < ranks_; ++r) ranks_without_ops_ += op_begin_[static_cast<std::size_t>(r)] == op_begin_[static_cast<std::size_t>(r) + 1];
   compile_compute_variation(profile);
   compile_collectives();
+  price_collectives_by_capture(profile);
   compile_messages();
   compile_completions();
   // A profile whose waits form a cycle would deadlock the replay: find out
@@ -350,8 +352,32 @@ void Model::compile_collectives() {
                        std::to_string(bytes[seq]) + " bytes), which the profile uses");
     }
     collective_cost_s_.push_back(*cost);
+    CollectivePrice price;
+    price.call = static_cast<int>(seq);
+    price.op = collective_ops_[seq];
+    price.bytes = bytes[seq];
+    price.cluster_s = *cost;
+    collective_prices_.push_back(price);
   }
   compile_gathered_rows();
+}
+
+// Collectives as the program paid for them (docs/model.md): a collective
+// whose every rank ends with the result of all, captured on the wall clock
+// on this cluster, costs what it cost the program from its last arrival:
+// the smallest time inside over the ranks. Not a gather of the rows' data,
+// whose bytes, and so cost, change with the distribution, nor a profile
+// taken elsewhere (its times are that cluster's).
+void Model::price_collectives_by_capture(const Profile& profile) {
+  const auto calls = iteration_collectives(profile);
+  if (!calls || calls->size() != collective_prices_.size()) return;
+  for (std::size_t seq = 0; seq < collective_prices_.size(); ++seq) {
+    CollectivePrice& price = collective_prices_[seq];
+    price.inside_s = (*calls)[seq].inside_s;
+    price.by_capture =
+        captured_here_ && price.inside_s && ends_together(price.op) && collective_bytes_per_row_[seq] <= 0;
+    if (price.by_capture) collective_cost_s_[seq] = *price.inside_s;
+  }
 }
 
 namespace {
@@ -452,7 +478,9 @@ Slowdown Model::normalization(int rank, const RankProfile& captured, const Node&
     if (!captured.slowdown && node.slowdown) unnormalized_ranks_.push_back(rank);
     return Slowdown{1, 1};
   }
-  return Slowdown{node.slowdown->cpu / captured.slowdown->cpu, node.slowdown->io / captured.slowdown->io};
+  const Slowdown scale{node.slowdown->cpu / captured.slowdown->cpu, node.slowdown->io / captured.slowdown->io};
+  captured_here_ = captured_here_ && scale == Slowdown{1, 1};
+  return scale;
 }
 
 std::string Model::normalization_warning() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/cluster.hpp"
+#include "model/collective_prices.hpp"
 #include "model/icla_policy.hpp"
 #include "model/message_matching.hpp"
 #include "model/profile.hpp"
@@ -158,6 +159,11 @@ class Model {
   // "Predicting another cluster").
   std::string normalization_warning() const;
 
+  // Each collective of the iteration: the cluster's price, what it cost the
+  // program when captured, and which of the two the model prices it at
+  // (docs/model.md, "Collectives as the program paid for them").
+  const std::vector<CollectivePrice>& collective_prices() const { return collective_prices_; }
+
   // Instrumented compute time per unit of work (row, or row weight),
   // normalized to the cluster's node.
   double compute_seconds_per_work(int rank) const;
@@ -235,6 +241,7 @@ class Model {
   void add_program_io(Block& block, int rank, const StageIo& io, bool per_row) const;
   Slowdown normalization(int rank, const RankProfile& captured, const Node& node);
   void compile_collectives();
+  void price_collectives_by_capture(const Profile& profile);
   void compile_messages();
   void compile_gathered_rows();
   void cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) const;
@@ -321,6 +328,8 @@ class Model {
   std::vector<IoTerm> io_terms_;
   std::vector<Collective> collective_ops_;  // per sequence number
   std::vector<double> collective_cost_s_;   // per sequence number, at the instrumented bytes
+  std::vector<CollectivePrice> collective_prices_;  // per sequence number
+  bool captured_here_ = true;  // every rank's rates are its node's: the profile is taken as captured on this cluster
   // Per sequence number: bytes per row a rank gives a gather of its rows'
   // data (0: its bytes do not follow the rows); then priced per
   // distribution (cost_collectives).
