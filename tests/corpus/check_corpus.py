@@ -252,8 +252,8 @@ def check_program(entry, args, tmp):
         return record
     record["predicted_s"] = prediction["iteration_s"]
     record["predicted_ranks"] = prediction["ranks"]
-    if args.captured_collectives:
-        record["predicted_captured_collectives_s"] = predict_with_captured_collectives(args, tmp, p, dist)
+    if args.cluster_collectives:
+        record["predicted_cluster_collectives_s"] = predict_with_cluster_collectives(args, tmp, p, dist)
     if record["measured_ranks"]:
         record["accounted_records"] = [r["records"] for r in record["measured_ranks"]]
     record["largest_term_error"] = largest_term_error(record["measured_ranks"], prediction["ranks"]) \
@@ -282,42 +282,19 @@ def check_program(entry, args, tmp):
     return record
 
 
-def captured_collective_points(profile):
-    """The profile's collectives as the program paid for them: per call of the
-    iteration (the k-th collective of every rank), at the largest bytes and
-    the smallest time inside over the ranks (model/iteration_collectives.hpp);
-    {} when a call is not timed on every rank."""
-    per_rank = [[op for s in rank["sections"] for op in s["comm"] if op["op"] not in ("send", "recv")]
-                for rank in profile["ranks"]]
-    if not per_rank or any(len(ops) != len(per_rank[0]) for ops in per_rank):
-        return {}
-    points = {}
-    for calls in zip(*per_rank):
-        if any("inside_s" not in op or op["op"] != calls[0]["op"] for op in calls):
-            continue
-        key = (calls[0]["op"], max(op["bytes"] for op in calls))
-        points[key] = min(points.get(key, float("inf")), min(op["inside_s"] for op in calls))
-    return points
-
-
-def predict_with_captured_collectives(args, tmp, profile, dist):
-    """mheta predict on the cluster with the capture's collective times as
-    measured points (collective_points), or None when the capture timed none."""
-    points = captured_collective_points(profile)
-    if not points:
+def predict_with_cluster_collectives(args, tmp, profile, dist):
+    """mheta predict of the profile with its collectives' captured times
+    removed, so that the cluster prices every collective (as for a profile
+    captured elsewhere); None when the capture timed none."""
+    timed = [op for rank in profile["ranks"] for s in rank["sections"] for op in s["comm"] if "inside_s" in op]
+    if not timed:
         return None
-    with open(args.cluster) as f:
-        cluster = json.load(f)
-    table = cluster["network"].setdefault("collective_points", {})
-    ranks = len(profile["ranks"])
-    for (op, nbytes), seconds in sorted(points.items()):
-        own = [q for q in table.get(op, []) if (q["ranks"], q["bytes"]) != (ranks, nbytes)]
-        table[op] = own + [{"ranks": ranks, "bytes": nbytes, "s": seconds}]
-    path = os.path.join(tmp, "cluster-captured-collectives.json")
+    for op in timed:
+        del op["inside_s"]
+    path = os.path.join(tmp, "profile-untimed-collectives.json")
     with open(path, "w") as f:
-        json.dump(cluster, f)
-    out = run([args.mheta, "predict", dist, "--profile", os.path.join(tmp, "profile.json"), "--cluster", path,
-               "--json"], tmp).stdout
+        json.dump(profile, f)
+    out = run([args.mheta, "predict", dist, "--profile", path, "--cluster", args.cluster, "--json"], tmp).stdout
     return json.loads(out)["iteration_s"]
 
 
@@ -344,10 +321,10 @@ def describe(record, entry):
             worst["term"], worst["rank"], worst["predicted_s"], worst["measured_s"])
     if entry.enforced_tolerance is not None and not entry.accuracy_enforced:
         text += "; enforced meanwhile: %.0f%%" % (100 * entry.enforced_tolerance)
-    captured = record.get("predicted_captured_collectives_s")
-    if captured:
-        text += "; with the captured collectives: predicted %.3e s, difference %.1f%%" % (
-            captured, 100 * abs(captured - record["compared_s"]) / min(captured, record["compared_s"]))
+    cluster = record.get("predicted_cluster_collectives_s")
+    if cluster:
+        text += "; with the cluster's collective prices: predicted %.3e s, difference %.1f%%" % (
+            cluster, 100 * abs(cluster - record["compared_s"]) / min(cluster, record["compared_s"]))
     if record.get("capture"):
         text += "; capture: %d repetitions, %.0f%% of the run" % (record["capture"]["repetitions"],
                                                                    100 * record["capture"]["time_share"])
@@ -370,9 +347,9 @@ def main():
     parser.add_argument("--run-compute", action="store_true",
                         help="keep the capture run's records on the wall clock too, so that mheta run prices the "
                         "profile's compute from the run's iterations (as it does under --emulate)")
-    parser.add_argument("--captured-collectives", action="store_true",
-                        help="also predict with the capture's collective times as the cluster's measured points "
-                        "(the collectives as the program paid for them)")
+    parser.add_argument("--cluster-collectives", action="store_true",
+                        help="also predict with every collective at the cluster's price, the capture's times inside "
+                        "them removed (docs/model.md, \"Collectives as the program paid for them\")")
     parser.add_argument("--bound", type=float, help="enforce this accuracy bound (per cent) instead of expected.txt's")
     parser.add_argument("--json", help="write the records here")
     args = parser.parse_args()
