@@ -181,21 +181,32 @@ TEST(Pipeline, FourRanksFollowTheWavefrontRecurrence) {
   EXPECT_EQ(prediction.slowest_rank, 3);
 }
 
-TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
+// Three ranks of 10 rows computing kUnequalCompute, then an allreduce of 64
+// bytes, on a cluster whose allreduce curve prices it at kAllreduceCost.
+constexpr double kUnequalCompute[3] = {0.2, 0.5, 0.1};
+const double kAllreduceCost = 1e-3 + 2e-4 * std::log2(3.0) + 1e-7 * 64;
+
+Profile unequal_compute_then_allreduce() {
   Profile p = testing::empty_profile({10, 10, 10});
-  const double compute[3] = {0.2, 0.5, 0.1};
   for (int r = 0; r < 3; ++r) {
     p.ranks[static_cast<std::size_t>(r)].sections.push_back(
-        Section{{compute_stage(compute[r])}, {testing::collective(Collective::allreduce, 64)}});
+        Section{{compute_stage(kUnequalCompute[r])}, {testing::collective(Collective::allreduce, 64)}});
   }
+  return p;
+}
+
+Cluster allreduce_curve_cluster() {
   Cluster c = testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta);
   c.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{1e-3, 2e-4, 0, 1e-7, 0};
-  const Model model(p, c);
+  return c;
+}
+
+TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
+  const Model model(unequal_compute_then_allreduce(), allreduce_curve_cluster());
   const Prediction prediction = model.predict(std::vector<std::int64_t>{10, 10, 10});
-  const double cost = 1e-3 + 2e-4 * std::log2(3.0) + 1e-7 * 64;
   for (int r = 0; r < 3; ++r) {
-    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].total_s, 0.5 + cost, 1e-12);
-    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].wait_s, 0.5 - compute[r], 1e-12);
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].total_s, 0.5 + kAllreduceCost, 1e-12);
+    EXPECT_NEAR(prediction.ranks[static_cast<std::size_t>(r)].wait_s, 0.5 - kUnequalCompute[r], 1e-12);
   }
 }
 
@@ -205,14 +216,8 @@ TEST(Collectives, CompleteAtTheLatestArrivalPlusTheirCost) {
 // there: 1.33e-3 s); the iteration is 0.5 + 4e-3 s. A point at another size
 // is not used.
 TEST(Collectives, APointMeasuredAtTheProgramsSizePricesIt) {
-  Profile p = testing::empty_profile({10, 10, 10});
-  const double compute[3] = {0.2, 0.5, 0.1};
-  for (int r = 0; r < 3; ++r) {
-    p.ranks[static_cast<std::size_t>(r)].sections.push_back(
-        Section{{compute_stage(compute[r])}, {testing::collective(Collective::allreduce, 64)}});
-  }
-  Cluster c = testing::uniform_cluster(3, kSend, kRecv, kAlpha, kBeta);
-  c.network.collectives[static_cast<std::size_t>(Collective::allreduce)] = CollectiveCurve{1e-3, 2e-4, 0, 1e-7, 0};
+  const Profile p = unequal_compute_then_allreduce();
+  Cluster c = allreduce_curve_cluster();
   c.network.collective_points[static_cast<std::size_t>(Collective::allreduce)] = {{3, 64, 4e-3}, {3, 128, 9.0}};
   const Prediction prediction = Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10});
   for (int r = 0; r < 3; ++r) {
@@ -220,8 +225,7 @@ TEST(Collectives, APointMeasuredAtTheProgramsSizePricesIt) {
   }
   // At 4 ranks' sizes the point does not apply: the curve prices it.
   c.network.collective_points[static_cast<std::size_t>(Collective::allreduce)] = {{4, 64, 4e-3}};
-  const double curve = 1e-3 + 2e-4 * std::log2(3.0) + 1e-7 * 64;
-  EXPECT_NEAR(Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10}).iteration_s, 0.5 + curve, 1e-12);
+  EXPECT_NEAR(Model(p, c).predict(std::vector<std::int64_t>{10, 10, 10}).iteration_s, 0.5 + kAllreduceCost, 1e-12);
 }
 
 // Four ranks of 10 rows that each compute 0.1 s, then call `op` with
