@@ -43,6 +43,7 @@ int run_predict(const PredictOptions& o) {
   if (o.json) {
     model::Json out = prediction_to_json(prediction);
     out["distribution"] = dist.rows;
+    out["collectives"] = collective_prices_to_json(model.collective_prices());
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }

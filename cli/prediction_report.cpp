@@ -78,4 +78,18 @@ model::Json prediction_to_json(const model::Prediction& p) {
           {"ranks", ranks}};
 }
 
+model::Json collective_prices_to_json(const std::vector<model::CollectivePrice>& prices) {
+  model::Json out = model::Json::array();
+  for (const model::CollectivePrice& c : prices) {
+    model::Json entry = {{"call", c.call},
+                         {"op", model::collective_name(c.op)},
+                         {"bytes", c.bytes},
+                         {"cluster_s", c.cluster_s},
+                         {"priced_by", c.by_capture ? "capture" : "cluster"}};
+    if (c.inside_s) entry["inside_s"] = *c.inside_s;
+    out.push_back(entry);
+  }
+  return out;
+}
+
 }  // namespace mheta::cli

@@ -64,9 +64,11 @@ def predict(args, name, profile, cluster_path):
                             capture_output=True, text=True, timeout=60)
     if result.returncode != 0:
         fail("%s: mheta predict exited %d:\n%s" % (name, result.returncode, result.stderr))
-    iteration = json.loads(result.stdout)["iteration_s"]
-    print("%s: predicted %.4g s an iteration; mheta predict said:\n%s" % (name, iteration, result.stderr))
-    return iteration, result.stderr
+    prediction = json.loads(result.stdout)
+    iteration = prediction["iteration_s"]
+    print("%s: predicted %.4g s an iteration; collectives %s; mheta predict said:\n%s" %
+          (name, iteration, prediction["collectives"], result.stderr))
+    return iteration, result.stderr, prediction["collectives"]
 
 
 def main():
@@ -88,18 +90,24 @@ def main():
     if check(all(t is not None for t in inside), "wall: an allreduce without inside_s: %s" % allreduces):
         check(min(inside) >= 1.5e-3, "wall: the fastest rank spent %.3g s inside, less than the operation's 2 ms"
               % min(inside))
-    iteration, said = predict(args, "captured here", profile, here)
+    iteration, said, collectives = predict(args, "captured here", profile, here)
+    check([c["priced_by"] for c in collectives] == ["capture"],
+          "captured here: the allreduce is not priced by its capture: %s" % collectives)
     check(iteration >= 4.5e-3, "captured here: predicted %.3g s, not the 3 ms of compute plus the allreduce's 2 ms"
           % iteration)
     check("collective #" not in said, "captured here: mheta predict warned of a collective it prices as captured")
-    iteration, said = predict(args, "captured elsewhere", profile, elsewhere)
+    iteration, said, collectives = predict(args, "captured elsewhere", profile, elsewhere)
+    check([c["priced_by"] for c in collectives] == ["cluster"],
+          "captured elsewhere: the allreduce is not priced by the cluster: %s" % collectives)
     check(iteration < 4e-3, "captured elsewhere: predicted %.3g s, not the cluster's 10 us allreduce" % iteration)
     check(WARNING in said, "captured elsewhere: mheta predict did not warn %r" % WARNING)
     check("the cluster prices it at 10 us" in said, "captured elsewhere: the warning does not give the cluster's 10 us")
 
     profile, allreduces = capture(args, "virtual", ["--emulate", "HY1"])
     check(all("inside_s" not in op for op in allreduces), "virtual: inside_s recorded: %s" % allreduces)
-    _, said = predict(args, "virtual", profile, here)
+    _, said, collectives = predict(args, "virtual", profile, here)
+    check(all("inside_s" not in c and c["priced_by"] == "cluster" for c in collectives),
+          "virtual: a collective with a captured time: %s" % collectives)
     check("collective #" not in said, "virtual: mheta predict warned of a collective:\n%s" % said)
     exit_if_failed()
 
