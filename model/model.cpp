@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "model/in_core_compute.hpp"
-#include "model/iteration_collectives.hpp"
 #include "model/io_cost.hpp"
+#include "model/iteration_collectives.hpp"
 
 namespace mheta::model {
 

@@ -327,7 +327,9 @@ class Model {
   std::vector<Block> blocks_;
   std::vector<IoTerm> io_terms_;
   std::vector<Collective> collective_ops_;  // per sequence number
-  std::vector<double> collective_cost_s_;   // per sequence number, at the instrumented bytes
+  // Per sequence number, at the instrumented bytes: the cluster's price, or
+  // what it cost the program (price_collectives_by_capture).
+  std::vector<double> collective_cost_s_;
   std::vector<CollectivePrice> collective_prices_;  // per sequence number
   bool captured_here_ = true;  // every rank's rates are its node's: the profile is taken as captured on this cluster
   // Per sequence number: bytes per row a rank gives a gather of its rows'
