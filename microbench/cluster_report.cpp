@@ -100,11 +100,7 @@ model::Cluster cluster_from(const Measurements& m) {
   for (const ProgramPoint& p : m.collectives.program_points) {
     net.collective_points[static_cast<std::size_t>(p.op)].push_back({p.ranks, p.bytes, p.time.median()});
   }
-  for (auto& points : net.collective_points) {
-    std::sort(points.begin(), points.end(), [](const model::CollectivePoint& a, const model::CollectivePoint& b) {
-      return std::pair{a.ranks, a.bytes} < std::pair{b.ranks, b.bytes};
-    });
-  }
+  for (auto& points : net.collective_points) model::sort_by_size(points);
   return cluster;
 }
 

@@ -40,11 +40,10 @@ const CollectiveCurve* Network::curve(Collective op) const {
 
 std::optional<double> Network::collective_seconds(Collective op, int ranks, std::int64_t bytes) const {
   const std::vector<CollectivePoint>& points = collective_points[static_cast<std::size_t>(op)];
-  const auto at = std::lower_bound(points.begin(), points.end(), std::pair{ranks, bytes},
-                                   [](const CollectivePoint& p, const std::pair<int, std::int64_t>& key) {
-                                     return std::pair{p.ranks, p.bytes} < key;
-                                   });
-  if (at != points.end() && at->ranks == ranks && at->bytes == bytes) return at->seconds;
+  const std::pair<int, std::int64_t> size{ranks, bytes};
+  const auto at = std::lower_bound(points.begin(), points.end(), size,
+                                   [](const CollectivePoint& p, const auto& key) { return p.size() < key; });
+  if (at != points.end() && at->size() == size) return at->seconds;
   if (const CollectiveCurve* c = curve(op)) return c->seconds(ranks, static_cast<double>(bytes));
   return std::nullopt;
 }
@@ -146,11 +145,9 @@ void read_collective_points(const JsonFields& f, const Json& network, Network& n
       own.push_back(CollectivePoint{static_cast<int>(f.integer(points[i], "ranks", at, 1, INT32_MAX)),
                                     f.integer(points[i], "bytes", at), f.non_negative(points[i], "s", at)});
     }
-    std::sort(own.begin(), own.end(), [](const CollectivePoint& a, const CollectivePoint& b) {
-      return std::pair{a.ranks, a.bytes} < std::pair{b.ranks, b.bytes};
-    });
+    sort_by_size(own);
     const auto twice = std::adjacent_find(own.begin(), own.end(), [](const CollectivePoint& a, const CollectivePoint& b) {
-      return a.ranks == b.ranks && a.bytes == b.bytes;
+      return a.size() == b.size();
     });
     if (twice != own.end()) {
       f.fail(path, "has two points at " + std::to_string(twice->ranks) + " ranks and " + std::to_string(twice->bytes) +

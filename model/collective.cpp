@@ -42,4 +42,9 @@ double CollectiveCurve::seconds(int ranks, double bytes) const {
   return std::max(0.0, t);
 }
 
+void sort_by_size(std::vector<CollectivePoint>& points) {
+  std::sort(points.begin(), points.end(),
+            [](const CollectivePoint& a, const CollectivePoint& b) { return a.size() < b.size(); });
+}
+
 }  // namespace mheta::model

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mheta::model {
 
@@ -62,6 +64,12 @@ struct CollectivePoint {
   int ranks = 0;
   std::int64_t bytes = 0;
   double seconds = 0;
+
+  // What a point is kept sorted and found by: one point per (ranks, bytes).
+  std::pair<int, std::int64_t> size() const { return {ranks, bytes}; }
 };
+
+// Sorts `points` by size (ranks, then bytes), so that they can be searched.
+void sort_by_size(std::vector<CollectivePoint>& points);
 
 }  // namespace mheta::model

@@ -46,6 +46,7 @@ every program checked instead of expected.txt's (ctest's 8-rank checks under
 the virtual clock hold it tighter than the 2-rank wall-clock ones).
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -286,6 +287,7 @@ def predict_with_cluster_collectives(args, tmp, profile, dist):
     """mheta predict of the profile with its collectives' captured times
     removed, so that the cluster prices every collective (as for a profile
     captured elsewhere); None when the capture timed none."""
+    profile = copy.deepcopy(profile)  # the caller's profile keeps its times
     timed = [op for rank in profile["ranks"] for s in rank["sections"] for op in s["comm"] if "inside_s" in op]
     if not timed:
         return None
