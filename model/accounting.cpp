@@ -22,6 +22,7 @@ Json accounting_to_json(const Accounting& accounting) {
     Json rank = {{"rank", r}, {"iterations", std::move(iterations)}};
     if (r < accounting.queued.size() && !accounting.queued[r].empty()) rank["queued"] = accounting.queued[r];
     if (skipped_iterations(accounting, r) > 0) rank["skipped"] = accounting.skipped[r];
+    if (sampled_every(accounting, r) > 1) rank["every"] = accounting.every[r];
     ranks.push_back(std::move(rank));
   }
   Json doc = {{"format", kAccountingFormat},
@@ -77,12 +78,36 @@ Accounting parse_accounting(std::string_view text, std::string_view source) {
         queued.push_back(f.non_negative_value((*q)[k], index_path(queued_at, k)));
     }
     a.skipped.push_back(f.optional_member(ranks[r], "skipped", at) != nullptr ? f.integer(ranks[r], "skipped", at) : 0);
+    a.every.push_back(f.optional_member(ranks[r], "every", at) != nullptr ? f.integer(ranks[r], "every", at) : 1);
+    if (a.every.back() < 1) f.fail(field_path(at, "every"), "expected a positive number of iterations");
   }
   return a;
 }
 
 std::int64_t skipped_iterations(const Accounting& accounting, std::size_t r) {
   return r < accounting.skipped.size() ? accounting.skipped[r] : 0;
+}
+
+std::int64_t sampled_every(const Accounting& accounting, std::size_t r) {
+  return r < accounting.every.size() && accounting.every[r] > 1 ? accounting.every[r] : 1;
+}
+
+std::int64_t recorded_iteration(std::int64_t skipped, std::int64_t every, std::size_t k) {
+  if (k == 0) return skipped;
+  return (skipped / every + static_cast<std::int64_t>(k)) * every;
+}
+
+std::optional<std::size_t> record_of_iteration(const Accounting& accounting, std::size_t r, std::int64_t iteration) {
+  if (r >= accounting.ranks.size()) return std::nullopt;
+  const std::int64_t skipped = skipped_iterations(accounting, r);
+  const std::int64_t every = sampled_every(accounting, r);
+  std::int64_t k = 0;
+  if (iteration != skipped) {
+    if (iteration < skipped || iteration % every != 0) return std::nullopt;
+    k = iteration / every - skipped / every;
+  }
+  if (k < 0 || k >= std::ssize(accounting.ranks[r])) return std::nullopt;
+  return static_cast<std::size_t>(k);
 }
 
 Accounting read_accounting(const std::filesystem::path& path) {

@@ -61,10 +61,24 @@ struct Accounting {
   // begin at this iteration of the second (its first record, as ever, holds
   // what came before).
   std::vector<std::int64_t> skipped;
+  // [rank]: the records after the first are the run's iterations that are
+  // multiples of this, after the skipped ones: a sampled run
+  // (MHETA_ACCOUNTING_SAMPLES) keeps N to 2N of them (empty or 1: every
+  // iteration). Record k >= 1 of rank r is the run's iteration
+  // recorded_iteration(skipped_r, every_r, k); record 0 is iteration skipped_r.
+  std::vector<std::int64_t> every;
 };
 
 // Rank r's skipped iterations (Accounting::skipped), 0 where none is said.
 std::int64_t skipped_iterations(const Accounting& accounting, std::size_t r);
+// Rank r's sampling stride (Accounting::every), 1 where none is said.
+std::int64_t sampled_every(const Accounting& accounting, std::size_t r);
+// The run's iteration record k holds, of a rank whose records skip
+// `skipped` iterations and keep every `every`-th after the first:
+// `skipped` for k = 0, else the k-th multiple of `every` above `skipped`.
+std::int64_t recorded_iteration(std::int64_t skipped, std::int64_t every, std::size_t k);
+// The record of rank r that holds the run's iteration `iteration`, if any.
+std::optional<std::size_t> record_of_iteration(const Accounting& accounting, std::size_t r, std::int64_t iteration);
 
 Json accounting_to_json(const Accounting& accounting);
 // Throws FormatError naming `source` and the field.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "model/in_core_compute.hpp"
@@ -21,28 +22,32 @@ std::size_t record_compute_variation(Profile& profile, const Accounting& run) {
   clear_variation(profile);
   if (run.ranks.empty() || run.clock != profile_clock_name(profile.clock)) return 0;
   // The run's iterations [first, last] that every rank recorded after its
-  // first record: rank r's record k is the run's iteration skipped_r + k.
+  // first record (a sampled rank's records are every `every`-th iteration:
+  // only those all ranks kept are common).
   const std::size_t ranks = run.ranks.size();
-  std::vector<std::int64_t> skipped(ranks);
   std::vector<char> in_core(ranks);
   std::int64_t first = 0;
   std::int64_t last = INT64_MAX;
+  std::int64_t step = 1;
   for (std::size_t r = 0; r < ranks; ++r) {
-    skipped[r] = skipped_iterations(run, r);
+    const std::int64_t skipped = skipped_iterations(run, r);
+    const std::int64_t every = sampled_every(run, r);
     in_core[r] = runs_in_core(run.ranks[r]);
-    first = std::max(first, skipped[r] + 1);
-    last = std::min(last, skipped[r] + static_cast<std::int64_t>(run.ranks[r].size()) - 1);
+    first = std::max(first, skipped + 1);
+    last = std::min(last, run.ranks[r].size() < 2 ? skipped : recorded_iteration(skipped, every, run.ranks[r].size() - 1));
+    step = std::lcm(step, every);
   }
+  first = (first + step - 1) / step * step;
   const auto record = [&](std::size_t r, std::int64_t a) -> const IterationTerms& {
-    return run.ranks[r][static_cast<std::size_t>(a - skipped[r])];
+    return run.ranks[r][*record_of_iteration(run, r, a)];
   };
   // Of those, the ones in which no rank that runs in core did I/O: a capture
   // run forced out of core before it went back in core.
   std::vector<std::int64_t> steady;
-  for (std::int64_t a = first; a <= last; ++a) {
+  for (std::int64_t a = first; a <= last; a += step) {
     bool in_core_everywhere = true;
     for (std::size_t r = 0; r < ranks && in_core_everywhere; ++r) {
-      in_core_everywhere = !in_core[r] || record(r, a).io_s == 0;
+      in_core_everywhere = record_of_iteration(run, r, a) && (!in_core[r] || record(r, a).io_s == 0);
     }
     if (in_core_everywhere) steady.push_back(a);
   }

@@ -140,6 +140,38 @@ TEST(AccountingFormat, SkippedIterationsAreKeptPerRank) {
   EXPECT_EQ(skipped_iterations(parse_accounting(accounting_to_json(two_ranks()).dump(), "a.json"), 0), 0);
 }
 
+TEST(AccountingFormat, SampledRecordsSayTheirStridePerRank) {
+  Accounting a = two_ranks();
+  a.skipped = {5, 0};
+  a.every = {4, 1};
+  const Accounting back = parse_accounting(accounting_to_json(a).dump(), "a.json");
+  EXPECT_EQ(sampled_every(back, 0), 4);
+  EXPECT_EQ(sampled_every(back, 1), 1);
+  EXPECT_EQ(sampled_every(parse_accounting(accounting_to_json(two_ranks()).dump(), "a.json"), 0), 1);
+  EXPECT_EQ(error_after([](Json& d) { d["ranks"][0]["every"] = 0; }).where(), "ranks[0].every");
+}
+
+TEST(AccountingFormat, ASampledRecordHoldsAMultipleOfItsStride) {
+  // Skipped 5, every 4: record 0 is iteration 5, then 8, 12, 16.
+  EXPECT_EQ(recorded_iteration(5, 4, 0), 5);
+  EXPECT_EQ(recorded_iteration(5, 4, 1), 8);
+  EXPECT_EQ(recorded_iteration(5, 4, 3), 16);
+  // Skipped 8 (a multiple): record 0 is 8 itself, record 1 is 12.
+  EXPECT_EQ(recorded_iteration(8, 4, 1), 12);
+  // Not sampled: record k is iteration skipped + k.
+  EXPECT_EQ(recorded_iteration(3, 1, 7), 10);
+  Accounting a = two_ranks();  // 4 records of rank 0, 3 of rank 1
+  a.skipped = {5, 2};
+  a.every = {4, 1};
+  EXPECT_EQ(record_of_iteration(a, 0, 5), 0u);
+  EXPECT_EQ(record_of_iteration(a, 0, 12), 2u);
+  EXPECT_EQ(record_of_iteration(a, 0, 16), 3u);
+  EXPECT_FALSE(record_of_iteration(a, 0, 10));  // not a multiple of 4
+  EXPECT_FALSE(record_of_iteration(a, 0, 20));  // past the last record
+  EXPECT_FALSE(record_of_iteration(a, 0, 4));   // before the first
+  EXPECT_EQ(record_of_iteration(a, 1, 4), 2u);
+}
+
 TEST(AccountingFormat, TheMachinesShareIsTheLargestRanksWaitForACore) {
   // max(6 / 33, 4 / 40) = 0.1818...
   EXPECT_NEAR(queued_share(with_run_queue("wall")).value(), 6.0 / 33.0, 1e-12);

@@ -159,6 +159,20 @@ TEST(ComputeVariation, RanksAreAlignedOnTheRunsIterations) {
   EXPECT_EQ(p.ranks[1].compute_variation, (std::vector<double>{1, 1, 1, 1, 1, 1, 1, 2}));
 }
 
+TEST(ComputeVariation, SampledRanksShareTheIterationsBothKept) {
+  // Rank 0 sampled every 2nd iteration after skipping 1: records are
+  // iterations 1, 2, 4, ..., 18. Rank 1 every iteration from 0: 0 to 17.
+  // Common after both first records: 2, 4, ..., 16 (8 of them).
+  Profile p = virtual_profile();
+  Accounting run = run_of({records({1, 2, 1, 1, 2, 1, 1, 4, 9}),
+                           records({9, 3, 9, 3, 9, 3, 9, 3, 9, 3, 9, 3, 9, 3, 9, 6, 9})},
+                          {1, 0});
+  run.every = {2, 1};
+  EXPECT_EQ(record_compute_variation(p, run), 8u);
+  EXPECT_EQ(p.ranks[0].compute_variation, (std::vector<double>{1, 2, 1, 1, 2, 1, 1, 4}));
+  EXPECT_EQ(p.ranks[1].compute_variation, (std::vector<double>{1, 1, 1, 1, 1, 1, 1, 2}));
+}
+
 TEST(ComputeVariation, IterationsWithIoOfARankInCoreAreLeftOut) {
   // Rank 0 runs in core after a capture forced it out of core (records 1-3
   // with I/O, less compute); rank 1 is out of core throughout.
