@@ -1,6 +1,7 @@
 #include "interpose/accounting_service.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -65,14 +66,14 @@ const char* boundary_name(int boundary) {
   return kNames[boundary];
 }
 
-// The ranks' boundary calls, (function, every, skipped) per rank, as
+// The ranks' boundary calls, (function, every, skipped, stride) per rank, as
 // MHETA_ACCOUNTING_CALL takes them: "MPI_Name:k" when every rank's is the
 // same, else one per rank separated by commas, empty for a rank without
 // one (a rank idle in the loop); empty when no rank has one.
 std::string call_list(const std::vector<std::int64_t>& calls) {
   std::vector<std::string> each;
   bool any = false;
-  for (std::size_t r = 0; r + 2 < calls.size(); r += 3) {
+  for (std::size_t r = 0; r + 3 < calls.size(); r += 4) {
     const bool known = calls[r] >= 0 && calls[r] < static_cast<std::int64_t>(Fn::count_);
     any = any || known;
     each.push_back(known ? std::string(fn_name(static_cast<Fn>(calls[r]))) + ":" + std::to_string(calls[r + 1]) : "");
@@ -102,6 +103,14 @@ void AccountingService::on_start(Runtime& rt) {
       if (s.accounting_call == fn_name(static_cast<Fn>(f))) count_boundaries(static_cast<Fn>(f), s.accounting_call_every, 0);
     }
   }
+  samples_ = s.accounting_samples;
+  // Sampled, nothing is accounted until a loop is counted: the records
+  // before are dropped when it is (another boundary), so detection pays
+  // no clock reads for them.
+  if (samples_ > 0) {
+    recording_ = false;
+    wake_at_ = INT64_MAX;
+  }
   thread_ = std::this_thread::get_id();
   PMPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   virtual_ = rt.clock().on();
@@ -118,7 +127,7 @@ void AccountingService::add_compute(double t) {
 }
 
 void AccountingService::before_call(Runtime& rt, Fn fn, ComputeSection&) {
-  if (!on_my_thread()) return;
+  if (!on_my_thread() || (!recording_ && !wakes(rt))) return;
   const double t = now(rt);
   add_compute(t);
   if (fn == Fn::count_) return;  // a mark or MPI_Wtime ends a compute section, not a call
@@ -130,7 +139,7 @@ void AccountingService::before_call(Runtime& rt, Fn fn, ComputeSection&) {
 // A wait that completes a non-blocking MPI-IO request (a prefetch) waits
 // for the disk: I/O, as the model's prefetch stall (Eq 2) is.
 std::optional<int> AccountingService::run_blocking(Runtime& rt, const BlockingCall& call) {
-  if (!on_my_thread() || call_term_ != Term::wait || call.info.requests == nullptr) return std::nullopt;
+  if (!on_my_thread() || !in_call_ || call_term_ != Term::wait || call.info.requests == nullptr) return std::nullopt;
   std::lock_guard lock(rt.mutex());
   for (int i = 0; i < call.info.nreq; ++i) {
     const PendingRequest* p = rt.requests().oldest(call.info.requests[i]);
@@ -172,8 +181,55 @@ void AccountingService::after_call(Runtime& rt, Fn) {
     generation_ = boundary_generation();
     drop_records();
     skipped_ = counted;
+    every_ = 1;
   }
-  end_iteration(rt, t, Boundary::call);
+  end_iteration(rt, t, Boundary::call, samples_ == 0 || is_sample(counted));
+  sample_next(rt, counted);
+}
+
+// A call of a sampled run between two samples (another service keeps the
+// wrappers engaged, or this is the call the boundary counter engaged them
+// for): the sample starts at the call that ends the iteration before it,
+// or at once when another loop is counted now, whose records start afresh.
+bool AccountingService::wakes(Runtime& rt) {
+  if (boundaries_counted() < wake_at_ && boundary_generation() == generation_) return false;
+  const double t = now(rt);
+  recording_ = true;
+  wake_at_ = -1;
+  current_ = {};
+  last_ = t;
+  iteration_start_ = t;
+  queued_start_ = thread_queued_s();
+  return true;
+}
+
+// Every other record after the first, once 2N are kept: the multiples of
+// twice the stride stay.
+void AccountingService::thin() {
+  if (std::ssize(iterations_) < 2 * samples_ + 1) return;
+  std::size_t kept = 1;
+  for (std::size_t k = 1; k < iterations_.size(); ++k) {
+    if (model::recorded_iteration(skipped_, every_, k) % (2 * every_) != 0) continue;
+    iterations_[kept] = iterations_[k];
+    queued_[kept] = queued_[k];
+    ++kept;
+  }
+  iterations_.resize(kept);
+  queued_.resize(kept);
+  every_ *= 2;
+}
+
+// After the iteration that ended at `counted`: thin the records, and unless
+// the next iteration is a sample, stop accounting until the call that
+// starts the next one.
+void AccountingService::sample_next(Runtime& rt, std::int64_t counted) {
+  if (!sampling()) return;
+  thin();
+  if (is_sample(counted + 1)) return;
+  wake_at_ = (counted / every_ + 1) * every_ - 1;
+  recording_ = false;
+  wake_at_iteration(wake_at_);
+  rt.refresh();
 }
 
 void AccountingService::on_program_mark(Runtime& rt) {
@@ -183,6 +239,7 @@ void AccountingService::on_program_mark(Runtime& rt) {
     rt.enter();
     rt.leave();
   }
+  if (!recording_) wakes(rt);
   const double t = now(rt);
   add_compute(t);
   end_iteration(rt, t, Boundary::mark);
@@ -194,6 +251,7 @@ void AccountingService::on_pcontrol(Runtime& rt, int level) {
     rt.enter();
     rt.leave();
   }
+  if (!recording_) wakes(rt);
   const double t = now(rt);
   add_compute(t);
   end_iteration(rt, t, Boundary::pcontrol);
@@ -202,14 +260,16 @@ void AccountingService::on_pcontrol(Runtime& rt, int level) {
 // The program's marks win over MPI_Pcontrol, which wins over counted calls
 // (as the run's iteration count does, lifecycle.cpp): records of a source
 // that gives way are dropped, and the iteration so far is its first.
-void AccountingService::end_iteration(Runtime& rt, double t, Boundary source) {
+void AccountingService::end_iteration(Runtime& rt, double t, Boundary source, bool keep) {
   if (source != boundary_ && boundary_ != Boundary::none) drop_records();
   boundary_ = source;
   virtual_ = virtual_ && rt.clock().on();
   current_.total_s = since(iteration_start_, t);
-  iterations_.push_back(current_);
   const double queued = thread_queued_s();
-  queued_.push_back(std::max(0.0, queued - queued_start_));
+  if (keep) {
+    iterations_.push_back(current_);
+    queued_.push_back(std::max(0.0, queued - queued_start_));
+  }
   current_ = {};
   iteration_start_ = t;
   queued_start_ = queued;
@@ -251,9 +311,11 @@ void AccountingService::on_finish(Runtime& rt) {
   const int counted = g_boundary_fn.load(std::memory_order_relaxed);
   // With it, how many of the run's iterations its records skip.
   const bool by_call = boundary_ == Boundary::call;
-  const std::array<std::int64_t, 3> my_call = {by_call ? counted : -1, boundary_every(), by_call ? skipped_ : 0};
-  std::vector<std::int64_t> calls(rank == 0 ? 3 * static_cast<std::size_t>(size) : 0);
-  PMPI_Gather(my_call.data(), 3, MPI_INT64_T, calls.data(), 3, MPI_INT64_T, 0, comm_);
+  // And the stride of its sampled records.
+  const std::array<std::int64_t, 4> my_call = {by_call ? counted : -1, boundary_every(), by_call ? skipped_ : 0,
+                                               by_call ? every_ : 1};
+  std::vector<std::int64_t> calls(rank == 0 ? 4 * static_cast<std::size_t>(size) : 0);
+  PMPI_Gather(my_call.data(), 4, MPI_INT64_T, calls.data(), 4, MPI_INT64_T, 0, comm_);
   int virtual_everywhere = virtual_ ? 1 : 0;
   PMPI_Allreduce(MPI_IN_PLACE, &virtual_everywhere, 1, MPI_INT, MPI_MIN, comm_);
   PMPI_Comm_free(&comm_);
@@ -273,7 +335,8 @@ void AccountingService::on_finish(Runtime& rt) {
       queued.push_back(field(kTerms));
     }
     if (std::any_of(queued.begin(), queued.end(), [](double q) { return q < 0; })) queued.clear();
-    accounting.skipped.push_back(calls[3 * r + 2]);
+    accounting.skipped.push_back(calls[4 * r + 2]);
+    accounting.every.push_back(calls[4 * r + 3]);
   }
   try {
     model::write_accounting(rt.settings().accounting_path, accounting);

@@ -17,6 +17,15 @@
 // Light: per call two clock reads and an add; per iteration one fixed-size
 // record appended and one read of /proc/thread-self/schedstat. Off, the
 // service does not exist.
+//
+// Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls only): the
+// records after the first are the run's iterations whose number is a
+// multiple of `every`, which doubles (every other record dropped) whenever
+// 2N are kept, so N to 2N of them spread evenly over any run. Between two
+// samples the service lets the wrappers idle (unless another service keeps
+// them engaged), and the boundary counter engages them again at the call
+// that starts the next sample (boundary_counter.hpp): a long run costs what
+// the default capture mode costs, not two clock reads a call.
 #include <mpi.h>
 
 #include <cstdint>
@@ -33,7 +42,7 @@ class AccountingService final : public Service {
   const char* name() const override { return "accounting"; }
   void on_start(Runtime& rt) override;
   void on_finish(Runtime& rt) override;
-  bool keeps_engaged(const Runtime&) const override { return true; }
+  bool keeps_engaged(const Runtime&) const override { return recording_ || !sampling(); }
 
   void before_call(Runtime& rt, Fn fn, ComputeSection&) override;
   std::optional<int> run_blocking(Runtime& rt, const BlockingCall& call) override;
@@ -54,10 +63,18 @@ class AccountingService final : public Service {
   void drop_records();
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
-  // An iteration ended at `t`, told by `source`. The first record starts at
+  // An iteration ended at `t`, told by `source`, recorded when `keep`. The first record starts at
   // MPI_Init (setup included), and one closed when automatic detection
   // started counting may hold several iterations: readers skip the first.
-  void end_iteration(Runtime& rt, double t, Boundary source);
+  void end_iteration(Runtime& rt, double t, Boundary source, bool keep = true);
+  // Sampling: whether the records are thinned, the iteration that ended at
+  // `counted` is one to keep, and what to do before the next one.
+  bool sampling() const { return samples_ > 0 && boundary_ == Boundary::call; }
+  bool is_sample(std::int64_t counted) const { return counted == skipped_ || counted % every_ == 0; }
+  void thin();
+  void sample_next(Runtime& rt, std::int64_t counted);
+  // At a call before the sample's start: whether this call starts it.
+  bool wakes(Runtime& rt);
 
   std::thread::id thread_;  // MPI_Init's: calls of other threads are not accounted
   MPI_Comm comm_ = MPI_COMM_NULL;  // a private duplicate, for the gather at MPI_Finalize
@@ -71,6 +88,10 @@ class AccountingService final : public Service {
   std::int64_t counted_ = 0;    // boundaries_counted() at the last call boundary
   std::int64_t generation_ = 0;  // boundary_generation() of the records kept
   std::int64_t skipped_ = 0;     // the run's iterations ended before the records kept (model::Accounting::skipped)
+  std::int64_t samples_ = 0;   // MHETA_ACCOUNTING_SAMPLES; 0: every iteration
+  std::int64_t every_ = 1;     // the records after the first are the multiples of it (model::Accounting::every)
+  std::int64_t wake_at_ = -1;  // the count at which the next sample starts
+  bool recording_ = true;      // this iteration is accounted from its start
   model::IterationTerms current_;
   std::vector<model::IterationTerms> iterations_;
   double queued_start_ = 0;     // the thread's run-queue delay at the iteration's start

@@ -4,6 +4,7 @@ namespace mheta::interpose {
 
 std::atomic<int> g_boundary_fn{-1};
 std::atomic<std::int64_t> g_boundary_calls{0};
+std::atomic<std::int64_t> g_wake_at_calls{-1};
 
 namespace {
 std::int64_t g_every = 1;
@@ -17,12 +18,17 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
   g_every = every;
   g_seen_before = seen_before;
   g_boundary_calls.store(0, std::memory_order_relaxed);
+  g_wake_at_calls.store(-1, std::memory_order_relaxed);
   g_boundary_fn.store(static_cast<int>(fn), std::memory_order_relaxed);
 }
 
 std::int64_t boundary_every() { return g_every; }
 
 std::int64_t boundary_generation() { return g_generation; }
+
+void wake_at_iteration(std::int64_t iteration) {
+  g_wake_at_calls.store(iteration < 0 ? -1 : iteration * g_every - g_seen_before, std::memory_order_relaxed);
+}
 
 std::int64_t boundaries_counted() {
   if (g_boundary_fn.load(std::memory_order_relaxed) < 0) return 0;

@@ -8,15 +8,18 @@
 #include <cstdint>
 
 #include "interpose/call.hpp"
+#include "interpose/engaged.hpp"
 
 namespace mheta::interpose {
 
 extern std::atomic<int> g_boundary_fn;  // the Fn counted; -1: none
 extern std::atomic<std::int64_t> g_boundary_calls;
+extern std::atomic<std::int64_t> g_wake_at_calls;  // engage the wrappers at this count; -1: never
 
 inline void count_boundary_call(Fn fn) {
   if (__builtin_expect(g_boundary_fn.load(std::memory_order_relaxed) == static_cast<int>(fn), 0)) {
-    g_boundary_calls.fetch_add(1, std::memory_order_relaxed);
+    const std::int64_t calls = g_boundary_calls.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (calls == g_wake_at_calls.load(std::memory_order_relaxed)) g_engaged.store(true, std::memory_order_relaxed);
   }
 }
 
@@ -33,5 +36,11 @@ std::int64_t boundary_every();
 // repeats early (an inner sweep) and then the one the time goes to, and
 // iterations counted by the first are not the second's.
 std::int64_t boundary_generation();
+
+// Engage the wrappers again at the call that ends iteration `iteration` of
+// the count (boundaries_counted() reaching it), from a wrapper that was not
+// engaged: the accounting service, sampling the run's iterations, lets the
+// wrappers idle between its samples (accounting_service.hpp). -1: never.
+void wake_at_iteration(std::int64_t iteration);
 
 }  // namespace mheta::interpose

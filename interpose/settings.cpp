@@ -125,6 +125,7 @@ Settings read_settings(int rank) {
   read_positive(rank, env::kGatherWait, "waiting 60 s", s.gather_wait_s);
   if (const char* w = set_value(env::kRowWeights)) s.row_weights_path = w;
   if (const char* a = set_value(env::kAccounting)) s.accounting_path = a;
+  read_positive(rank, env::kAccountingSamples, "accounting every iteration", s.accounting_samples);
   if (const char* c = set_value(env::kAccountingCall)) {
     // One call for every rank, or one per rank separated by commas (ranks
     // whose iterations end at different calls: accounting.json's `call`).

@@ -32,6 +32,9 @@ inline constexpr const char* kAccounting = "MHETA_ACCOUNTING";
 // With capture off: every k-th call of this function ends an accounted
 // iteration ("MPI_Name[:k]"), for programs that do not mark them.
 inline constexpr const char* kAccountingCall = "MHETA_ACCOUNTING_CALL";
+// Keep N to 2N of the run's iterations, evenly spread, instead of every one
+// (iterations ended by calls): the wrappers idle between two of them.
+inline constexpr const char* kAccountingSamples = "MHETA_ACCOUNTING_SAMPLES";
 // The memory budget io/ sizes its ICLAs with (set by the interposer from
 // the emulation, or by the user), and the whole-run out-of-core switch.
 inline constexpr const char* kMemoryBytes = "MHETA_MEMORY_BYTES";
@@ -80,6 +83,7 @@ inline constexpr auto kAll = std::to_array<Variable>({
     {kGatherWait, "60"},
     {kAccounting, ""},
     {kAccountingCall, ""},
+    {kAccountingSamples, ""},
     {kMemoryBytes, ""},
     {kForceOutOfCore, ""},
     {kCluster, ""},

@@ -10,6 +10,11 @@
   default, concluded    the same run's round trips from 2.5 s on, after
                         detection has concluded (its loop ran 20 times, over
                         2 s and 80 % of the run)
+  mheta run's default   the same two windows with the records `mheta run`
+                        keeps by default under the wall clock: 64 to 128 of
+                        the run's iterations (MHETA_ACCOUNTING_SAMPLES=64),
+                        the wrappers idle between two of them; checks that
+                        each rank's records are no more than 129
 
 Each figure is the best over --runs runs of the best round trip of a batch
 of 50 in its window (pingpong_calls.c); noise only adds time, and a shared
@@ -55,8 +60,10 @@ def main():
         ("capture off", "best_ns", None),
         ("default, detecting", "detecting_ns", 100),
         ("default, concluded", "concluded_ns", 50),
+        ("mheta run's default, detecting", "detecting_ns", 100),
+        ("mheta run's default, concluded", "concluded_ns", 50),
     ]
-    runs = {"no library": [], "capture off": [], "default": []}
+    runs = {"no library": [], "capture off": [], "default": [], "mheta run's default": []}
     with tempfile.TemporaryDirectory() as tmp:
         profile = os.path.join(tmp, "profile.json")
         for _ in range(args.runs):  # alternating: the machine is shared
@@ -67,6 +74,15 @@ def main():
             if not os.path.exists(profile):
                 sys.exit("default: no profile written: the ping-pong was not captured")
             os.remove(profile)
+            records = os.path.join(tmp, "accounting.json")
+            sampled = dict(env, MHETA_ACCOUNTING=records, MHETA_ACCOUNTING_SAMPLES="64")
+            runs["mheta run's default"].append(ping_pong(loaded + [bench, str(args.seconds)], sampled))
+            with open(records) as f:
+                kept = [len(rank["iterations"]) for rank in json.load(f)["ranks"]]
+            if not os.path.exists(profile) or max(kept) > 129:
+                sys.exit("mheta run's default: no profile, or records not sampled (%s kept)" % kept)
+            os.remove(profile)
+            os.remove(records)
     print("ping-pong of 8 bytes, 2 ranks, %.1f s a run, best of %d runs" % (args.seconds, args.runs))
     print("| variant | round trip | per intercepted call over no library | target |")
     print("|---|---|---|---|")

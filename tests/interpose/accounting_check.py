@@ -6,7 +6,7 @@ iteration, and each where the probe's structure puts it (compute, the sleep
 in the wall clock only, I/O, rank 1 waiting for rank 0), the time each rank
 waited for a core beside them (a large share with both ranks on one core), with iterations
 ended by marks, MPI_Pcontrol or every k-th call of a function (one for
-every rank, or each rank its own). Exits non-zero
+every rank, or each rank its own), and sampled. Exits non-zero
 with a message when something does not hold. Tolerances are generous: the
 machine is shared."""
 import argparse
@@ -166,6 +166,19 @@ def main():
         counts = [len(rank["iterations"]) for rank in each["ranks"]]
         if counts != [ITERATIONS, ITERATIONS // 2] or each.get("call") != "MPI_Allreduce:1,MPI_Allreduce:2":
             fail("accounting-call-each: %s records, call %r" % (counts, each.get("call")))
+        # Sampled (MHETA_ACCOUNTING_SAMPLES=2: 2 to 4 records after the
+        # first): iteration 1 is the first record (the capture counts from
+        # the first MPI_Allreduce), then 2, 3, 4, 5 are kept, thinned to the
+        # even ones at the fifth record, 6 kept, 7 not accounted (the
+        # wrappers idle, engaged again by its last call), 8 kept and the
+        # whole thinned to the multiples of 4: iterations 1, 4 and 8.
+        sampled = accounted(args, tmp, "sampled", "none",
+                            {"MHETA_CAPTURE": "call:MPI_Allreduce", "MHETA_ACCOUNTING_SAMPLES": "2"})
+        for r, rank in enumerate(sampled["ranks"]):
+            if len(rank["iterations"]) != 3 or rank.get("every") != 4 or rank.get("skipped") != 1:
+                fail("sampled: rank %d holds %d records, every %r, skipped %r; expected 3, 4 and 1"
+                     % (r, len(rank["iterations"]), rank.get("every"), rank.get("skipped")))
+        check_structure("sampled", sampled, sleep_counts=True)
     exit_if_failed()
     print("accounting: records, terms and boundaries as expected")
 
