@@ -191,14 +191,17 @@ int run_program(const RunOptions& o) {
   set(env::kIterations, o.iterations > 0 ? std::to_string(o.iterations) : "");
   set(env::kRowWeights, o.row_weights.empty() ? "" : fs::absolute(o.row_weights).string());
   set(env::kProfile, fs::absolute(o.profile).string());
-  // Every iteration's terms, for the compute of the whole run: where the
-  // user asked for them, else (under the virtual clock) beside the profile
-  // for the time of the run.
+  // The iterations' terms, for the compute of the whole run: every one
+  // where the user asked for them, else beside the profile for the time of
+  // the run (under the wall clock, a sample of them).
   const bool run_compute = o.capture != "off" && (!o.accounting.empty() || records_run_compute(o.emulate, o.clock, o.capture));
   const fs::path own_records = fs::absolute(o.profile).parent_path() / (".mheta-run-" + std::to_string(getpid()) + ".accounting.json");
   const fs::path records = !o.accounting.empty() ? fs::absolute(o.accounting) : run_compute ? own_records : fs::path();
   set(env::kAccounting, records.string());
-  const RemovedAtExit own_records_removed{o.accounting.empty() && run_compute ? own_records : fs::path()};
+  const bool own = o.accounting.empty() && run_compute;
+  const RemovedAtExit own_records_removed{own ? own_records : fs::path()};
+  const int samples = own ? run_record_samples(o.emulate, o.clock) : 0;
+  set(env::kAccountingSamples, samples > 0 ? std::to_string(samples) : "");
   set(env::kAccountingCall, o.accounting_call);
 
   const std::vector<std::string> command = launch_command(launcher, o.ranks, environment, o.program);

@@ -24,17 +24,30 @@ constexpr double kMostApart = 3.0;
 // automatic capture counts the run's iterations from its own start.
 constexpr double kIterationCountSlack = 0.1;
 
+// Whether the capture's iterations are ended by calls (automatic or `call:`).
+bool counts_calls(const std::string& capture) {
+  return capture.empty() || capture == "auto" || capture.rfind("call:", 0) == 0;
+}
+
 bool same_iterations(const std::string& capture, const std::string& boundary) {
   if (boundary == "mark") return capture.empty() || capture == "auto" || capture == "mark";
-  if (boundary == "call") return capture.empty() || capture == "auto" || capture.rfind("call:", 0) == 0;
+  if (boundary == "call") return counts_calls(capture);
   return false;
 }
 
 }  // namespace
 
 int forget_ranks_of_another_loop(model::Profile& profile, const model::Accounting& run) {
+  // Each rank's iterations recorded after its first record (a sampled
+  // rank's span them: its last record's iteration less its skipped ones).
   std::vector<std::int64_t> counts;
-  for (const auto& iterations : run.ranks) counts.push_back(std::max<std::int64_t>(0, std::ssize(iterations) - 1));
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    const std::size_t records = run.ranks[r].size();
+    const std::int64_t skipped = model::skipped_iterations(run, r);
+    counts.push_back(records < 2 ? 0
+                                 : model::recorded_iteration(skipped, model::sampled_every(run, r), records - 1) -
+                                       skipped);
+  }
   if (counts.empty() || counts.size() != profile.ranks.size()) return 0;
   std::vector<std::int64_t> sorted = counts;
   std::nth_element(sorted.begin(), sorted.begin() + std::ssize(sorted) / 2, sorted.end());
@@ -53,9 +66,22 @@ int forget_ranks_of_another_loop(model::Profile& profile, const model::Accountin
   return forgotten;
 }
 
+namespace {
+// As many as the compute's variation takes, for it and the median.
+constexpr int kWallClockRecordSamples = static_cast<int>(model::kVariationSamples);
+
+bool virtual_clock(const std::string& emulate, const std::string& clock) {
+  return clock == "virtual" || (clock.empty() && !emulate.empty());
+}
+}  // namespace
+
 bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture) {
-  const bool virtual_clock = clock == "virtual" || (clock.empty() && !emulate.empty());
-  return virtual_clock && capture != "off" && capture != "pcontrol";
+  if (capture == "off" || capture == "pcontrol") return false;
+  return virtual_clock(emulate, clock) || counts_calls(capture);
+}
+
+int run_record_samples(const std::string& emulate, const std::string& clock) {
+  return virtual_clock(emulate, clock) ? 0 : kWallClockRecordSamples;
 }
 
 bool record_run_compute(const std::filesystem::path& profile_path, const std::filesystem::path& accounting_path,

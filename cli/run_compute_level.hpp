@@ -10,10 +10,18 @@
 
 namespace mheta::cli {
 
-// Whether the run records every iteration's terms for this by default: under
-// the virtual clock, whose wrappers see every call anyway, with capture on
-// (but not `pcontrol`, whose bracket is not a whole iteration).
+// Whether the run records its iterations' terms for this by default: with
+// capture on (but not `pcontrol`, whose bracket is not a whole iteration),
+// under the virtual clock, whose wrappers see every call anyway, and under
+// the wall clock where the iterations are ended by calls (automatic and
+// `call:` capture), sampled (run_record_samples).
 bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture);
+
+// How many of the run's iterations those records keep (N to 2N,
+// MHETA_ACCOUNTING_SAMPLES), 0 for every one: under the wall clock 64, so
+// that between two samples the wrappers idle as in the default capture
+// mode (docs/interpose.md, "The compute of the whole run").
+int run_record_samples(const std::string& emulate, const std::string& clock);
 
 // Forgets the in-core compute of ranks whose records hold another number of
 // iterations than the run's (the profile's `iterations`, or the median over

@@ -59,13 +59,18 @@ TEST(RunComputeLevel, IterationsCountedByAnotherLoopFirstAreNotExpected) {
   EXPECT_FALSE(p.ranks[2].in_core_compute_s);
 }
 
-TEST(RunComputeLevel, OnlyUnderTheVirtualClockWithAWholeIterationCaptured) {
-  EXPECT_TRUE(records_run_compute("HY1", "", "auto"));       // emulating: virtual by default
+TEST(RunComputeLevel, RecordedWhereTheIterationsAreWholeAndSampledOnTheWallClock) {
+  EXPECT_TRUE(records_run_compute("HY1", "", "auto"));  // emulating: virtual by default
   EXPECT_TRUE(records_run_compute("", "virtual", "mark"));
-  EXPECT_FALSE(records_run_compute("HY1", "wall", "auto"));  // the wall clock: only with --accounting
-  EXPECT_FALSE(records_run_compute("", "", "auto"));
+  EXPECT_TRUE(records_run_compute("HY1", "wall", "auto"));  // the wall clock: iterations ended by calls
+  EXPECT_TRUE(records_run_compute("", "", "call:MPI_Allreduce:2"));
+  EXPECT_FALSE(records_run_compute("", "", "mark"));  // marks: only with --accounting
   EXPECT_FALSE(records_run_compute("HY1", "", "off"));
   EXPECT_FALSE(records_run_compute("HY1", "", "pcontrol"));  // a bracket, not a whole iteration
+  EXPECT_EQ(run_record_samples("HY1", ""), 0);  // every iteration: the wrappers see every call anyway
+  EXPECT_EQ(run_record_samples("", "virtual"), 0);
+  EXPECT_EQ(run_record_samples("HY1", "wall"), 64);
+  EXPECT_EQ(run_record_samples("", ""), 64);
 }
 
 }  // namespace

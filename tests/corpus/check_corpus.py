@@ -347,8 +347,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1, help="runs without the interposer (median)")
     parser.add_argument("--emulate", help="run every program on this emulated cluster (preset or file), virtual clock")
     parser.add_argument("--run-compute", action="store_true",
-                        help="keep the capture run's records on the wall clock too, so that mheta run prices the "
-                        "profile's compute from the run's iterations (as it does under --emulate)")
+                        help="keep every iteration of the capture run's records on the wall clock (--accounting), "
+                        "where mheta run by default keeps a sample of them to price the profile's compute")
     parser.add_argument("--cluster-collectives", action="store_true",
                         help="also predict with every collective at the cluster's price, the capture's times inside "
                         "them removed (docs/model.md, \"Collectives as the program paid for them\")")

@@ -52,6 +52,15 @@ class Launch:
             return len(json.load(f)["ranks"])
 
 
+def own_records(words, prefix):
+    """The path of the records mheta run keeps for the time of the run (its
+    name holds mheta run's process id), from the launcher's arguments."""
+    for word in words:
+        if word.startswith(prefix):
+            return word[len(prefix):]
+    return ""
+
+
 def run_under_srun(t):
     profile = os.path.join(t.work, "srun-profile.json")
     run, got = t.mheta("run", "-n", "2", "--launcher", "slurm", "--rows", "64", "--profile", profile, "--",
@@ -59,9 +68,14 @@ def run_under_srun(t):
     check(run.returncode == 0, "mheta run --launcher slurm failed: " + run.stderr)
     if not check(len(got) == 1, "srun was started %d times" % len(got)):
         return
-    exported = ",".join(["ALL", "LD_PRELOAD=" + t.args.interposer, "MHETA_ROWS=64", "MHETA_PROFILE=" + profile])
+    # The run's own sampled records, beside the profile for the time of the run.
+    records = own_records(got[0]["argv"][2].split(","), "MHETA_ACCOUNTING=")
+    exported = ",".join(["ALL", "LD_PRELOAD=" + t.args.interposer, "MHETA_ROWS=64", "MHETA_PROFILE=" + profile,
+                         "MHETA_ACCOUNTING=" + records, "MHETA_ACCOUNTING_SAMPLES=64"])
     check(got[0]["launcher"] == "srun" and got[0]["argv"] == ["-n", "2", "--export=" + exported, t.args.ring],
           "srun received %r" % got[0]["argv"])
+    check(os.path.dirname(records) == t.work and not os.path.exists(records),
+          "the run's own records %s: not beside the profile, or left there" % records)
     check(not got[0]["ld_preload_in_launcher"], "LD_PRELOAD was set in srun itself")
     check(os.path.exists(profile) and t.profile_ranks(profile) == 2, "no 2-rank profile under srun")
 
@@ -74,8 +88,9 @@ def run_under_mpirun_from_environment(t):
     check(run.returncode == 0, "MHETA_LAUNCHER=openmpi mheta run failed: " + run.stderr)
     if not check(len(got) == 1, "mpirun was started %d times" % len(got)):
         return
+    records = own_records(got[0]["argv"], "MHETA_ACCOUNTING=")
     expected = ["-n", "2", "-x", "LD_PRELOAD=" + t.args.interposer, "-x", "MHETA_PROFILE=" + profile,
-                t.args.ring, "--rows", "64"]
+                "-x", "MHETA_ACCOUNTING=" + records, "-x", "MHETA_ACCOUNTING_SAMPLES=64", t.args.ring, "--rows", "64"]
     check(got[0]["launcher"] == "mpirun" and got[0]["argv"] == expected, "mpirun received %r" % got[0]["argv"])
     check(not got[0]["ld_preload_in_launcher"], "LD_PRELOAD was set in mpirun itself")
     check(os.path.exists(profile) and t.profile_ranks(profile) == 2, "no 2-rank profile under mpirun")
