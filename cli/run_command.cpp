@@ -194,7 +194,7 @@ int run_program(const RunOptions& o) {
   // The iterations' terms, for the compute of the whole run: every one
   // where the user asked for them, else beside the profile for the time of
   // the run (under the wall clock, a sample of them).
-  const bool run_compute = o.capture != "off" && (!o.accounting.empty() || records_run_compute(o.emulate, o.clock, o.capture));
+  const bool run_compute = o.capture != "off" && (!o.accounting.empty() || records_run_compute(o.capture));
   const fs::path own_records = fs::absolute(o.profile).parent_path() / (".mheta-run-" + std::to_string(getpid()) + ".accounting.json");
   const fs::path records = !o.accounting.empty() ? fs::absolute(o.accounting) : run_compute ? own_records : fs::path();
   set(env::kAccounting, records.string());

@@ -24,14 +24,9 @@ constexpr double kMostApart = 3.0;
 // automatic capture counts the run's iterations from its own start.
 constexpr double kIterationCountSlack = 0.1;
 
-// Whether the capture's iterations are ended by calls (automatic or `call:`).
-bool counts_calls(const std::string& capture) {
-  return capture.empty() || capture == "auto" || capture.rfind("call:", 0) == 0;
-}
-
 bool same_iterations(const std::string& capture, const std::string& boundary) {
   if (boundary == "mark") return capture.empty() || capture == "auto" || capture == "mark";
-  if (boundary == "call") return counts_calls(capture);
+  if (boundary == "call") return capture.empty() || capture == "auto" || capture.rfind("call:", 0) == 0;
   return false;
 }
 
@@ -75,10 +70,7 @@ bool virtual_clock(const std::string& emulate, const std::string& clock) {
 }
 }  // namespace
 
-bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture) {
-  if (capture == "off" || capture == "pcontrol") return false;
-  return virtual_clock(emulate, clock) || counts_calls(capture);
-}
+bool records_run_compute(const std::string& capture) { return capture != "off" && capture != "pcontrol"; }
 
 int run_record_samples(const std::string& emulate, const std::string& clock) {
   return virtual_clock(emulate, clock) ? 0 : kWallClockRecordSamples;

@@ -11,11 +11,9 @@
 namespace mheta::cli {
 
 // Whether the run records its iterations' terms for this by default: with
-// capture on (but not `pcontrol`, whose bracket is not a whole iteration),
-// under the virtual clock, whose wrappers see every call anyway, and under
-// the wall clock where the iterations are ended by calls (automatic and
-// `call:` capture), sampled (run_record_samples).
-bool records_run_compute(const std::string& emulate, const std::string& clock, const std::string& capture);
+// capture on, but not `pcontrol`, whose bracket is not a whole iteration
+// (under the wall clock a sample of them, run_record_samples).
+bool records_run_compute(const std::string& capture);
 
 // How many of the run's iterations those records keep (N to 2N,
 // MHETA_ACCOUNTING_SAMPLES), 0 for every one: under the wall clock 64, so

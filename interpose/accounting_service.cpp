@@ -127,7 +127,7 @@ void AccountingService::add_compute(double t) {
 }
 
 void AccountingService::before_call(Runtime& rt, Fn fn, ComputeSection&) {
-  if (!on_my_thread() || (!recording_ && !wakes(rt))) return;
+  if (!on_my_thread() || (!recording_ && !wakes(rt, false))) return;
   const double t = now(rt);
   add_compute(t);
   if (fn == Fn::count_) return;  // a mark or MPI_Wtime ends a compute section, not a call
@@ -183,16 +183,23 @@ void AccountingService::after_call(Runtime& rt, Fn) {
     skipped_ = counted;
     every_ = 1;
   }
-  end_iteration(rt, t, Boundary::call, samples_ == 0 || is_sample(counted));
+  end_iteration(rt, t, Boundary::call, counted);
   sample_next(rt, counted);
 }
 
-// A call of a sampled run between two samples (another service keeps the
-// wrappers engaged, or this is the call the boundary counter engaged them
-// for): the sample starts at the call that ends the iteration before it,
-// or at once when another loop is counted now, whose records start afresh.
-bool AccountingService::wakes(Runtime& rt) {
-  if (boundaries_counted() < wake_at_ && boundary_generation() == generation_) return false;
+// A call, mark or MPI_Pcontrol of a sampled run between two samples
+// (another service keeps the wrappers engaged, or this is the one the
+// boundary counter engaged them for): the sample starts at the call or
+// mark that ends the iteration before it; at once when another loop is
+// counted now, whose records start afresh, or when the program's own
+// boundary (`at_program_boundary`: a mark, MPI_Pcontrol) takes over from
+// counted calls.
+bool AccountingService::wakes(Runtime& rt, bool at_program_boundary) {
+  const bool due = boundary_ == Boundary::mark
+                       ? at_program_boundary && marks_counted() - 1 >= wake_at_
+                       : at_program_boundary || boundaries_counted() >= wake_at_ ||
+                             boundary_generation() != generation_;
+  if (!due) return false;
   const double t = now(rt);
   recording_ = true;
   wake_at_ = -1;
@@ -220,15 +227,19 @@ void AccountingService::thin() {
 }
 
 // After the iteration that ended at `counted`: thin the records, and unless
-// the next iteration is a sample, stop accounting until the call that
-// starts the next one.
+// the next iteration is a sample, stop accounting until the call or mark
+// that starts the next one (the mark ending iteration i is the (i + 1)-th).
 void AccountingService::sample_next(Runtime& rt, std::int64_t counted) {
   if (!sampling()) return;
   thin();
   if (is_sample(counted + 1)) return;
   wake_at_ = (counted / every_ + 1) * every_ - 1;
   recording_ = false;
-  wake_at_iteration(wake_at_);
+  if (boundary_ == Boundary::mark) {
+    wake_at_mark(wake_at_ + 1);
+  } else {
+    wake_at_iteration(wake_at_);
+  }
   rt.refresh();
 }
 
@@ -239,10 +250,13 @@ void AccountingService::on_program_mark(Runtime& rt) {
     rt.enter();
     rt.leave();
   }
-  if (!recording_) wakes(rt);
+  if (!recording_ && !wakes(rt, true)) return;
   const double t = now(rt);
   add_compute(t);
-  end_iteration(rt, t, Boundary::mark);
+  // The mark that ends the run's iteration i is its (i + 1)-th.
+  const std::int64_t iteration = marks_counted() - 1;
+  end_iteration(rt, t, Boundary::mark, iteration);
+  sample_next(rt, iteration);
 }
 
 void AccountingService::on_pcontrol(Runtime& rt, int level) {
@@ -251,18 +265,24 @@ void AccountingService::on_pcontrol(Runtime& rt, int level) {
     rt.enter();
     rt.leave();
   }
-  if (!recording_) wakes(rt);
+  if (!recording_ && !wakes(rt, true)) return;
   const double t = now(rt);
   add_compute(t);
-  end_iteration(rt, t, Boundary::pcontrol);
+  end_iteration(rt, t, Boundary::pcontrol, 0);
 }
 
 // The program's marks win over MPI_Pcontrol, which wins over counted calls
 // (as the run's iteration count does, lifecycle.cpp): records of a source
 // that gives way are dropped, and the iteration so far is its first.
-void AccountingService::end_iteration(Runtime& rt, double t, Boundary source, bool keep) {
+void AccountingService::end_iteration(Runtime& rt, double t, Boundary source, std::int64_t iteration) {
   if (source != boundary_ && boundary_ != Boundary::none) drop_records();
+  if (source != boundary_ && source != Boundary::call) {  // counted calls set their own when their loop changes
+    skipped_ = 0;
+    every_ = 1;
+    wake_at_iteration(-1);
+  }
   boundary_ = source;
+  const bool keep = !sampling() || is_sample(iteration);
   virtual_ = virtual_ && rt.clock().on();
   current_.total_s = since(iteration_start_, t);
   const double queued = thread_queued_s();
@@ -313,7 +333,7 @@ void AccountingService::on_finish(Runtime& rt) {
   const bool by_call = boundary_ == Boundary::call;
   // And the stride of its sampled records.
   const std::array<std::int64_t, 4> my_call = {by_call ? counted : -1, boundary_every(), by_call ? skipped_ : 0,
-                                               by_call ? every_ : 1};
+                                               every_};
   std::vector<std::int64_t> calls(rank == 0 ? 4 * static_cast<std::size_t>(size) : 0);
   PMPI_Gather(my_call.data(), 4, MPI_INT64_T, calls.data(), 4, MPI_INT64_T, 0, comm_);
   int virtual_everywhere = virtual_ ? 1 : 0;

@@ -18,13 +18,13 @@
 // record appended and one read of /proc/thread-self/schedstat. Off, the
 // service does not exist.
 //
-// Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls only): the
+// Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls or marks): the
 // records after the first are the run's iterations whose number is a
 // multiple of `every`, which doubles (every other record dropped) whenever
 // 2N are kept, so N to 2N of them spread evenly over any run. Between two
 // samples the service lets the wrappers idle (unless another service keeps
 // them engaged), and the boundary counter engages them again at the call
-// that starts the next sample (boundary_counter.hpp): a long run costs what
+// or mark that starts the next sample (boundary_counter.hpp): a long run costs what
 // the default capture mode costs, not two clock reads a call.
 #include <mpi.h>
 
@@ -63,18 +63,20 @@ class AccountingService final : public Service {
   void drop_records();
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
-  // An iteration ended at `t`, told by `source`, recorded when `keep`. The first record starts at
+  // The run's iteration `iteration` (as `source` counts them) ended at
+  // `t`, told by `source`; a sampled run records only its samples. The first record starts at
   // MPI_Init (setup included), and one closed when automatic detection
   // started counting may hold several iterations: readers skip the first.
-  void end_iteration(Runtime& rt, double t, Boundary source, bool keep = true);
+  void end_iteration(Runtime& rt, double t, Boundary source, std::int64_t iteration);
   // Sampling: whether the records are thinned, the iteration that ended at
   // `counted` is one to keep, and what to do before the next one.
-  bool sampling() const { return samples_ > 0 && boundary_ == Boundary::call; }
+  bool sampling() const { return samples_ > 0 && (boundary_ == Boundary::call || boundary_ == Boundary::mark); }
   bool is_sample(std::int64_t counted) const { return counted == skipped_ || counted % every_ == 0; }
   void thin();
   void sample_next(Runtime& rt, std::int64_t counted);
-  // At a call before the sample's start: whether this call starts it.
-  bool wakes(Runtime& rt);
+  // At a call, mark or MPI_Pcontrol before the sample's start: whether it
+  // starts it.
+  bool wakes(Runtime& rt, bool at_program_boundary);
 
   std::thread::id thread_;  // MPI_Init's: calls of other threads are not accounted
   MPI_Comm comm_ = MPI_COMM_NULL;  // a private duplicate, for the gather at MPI_Finalize

@@ -5,6 +5,8 @@ namespace mheta::interpose {
 std::atomic<int> g_boundary_fn{-1};
 std::atomic<std::int64_t> g_boundary_calls{0};
 std::atomic<std::int64_t> g_wake_at_calls{-1};
+std::atomic<std::int64_t> g_marks{0};
+std::atomic<std::int64_t> g_wake_at_marks{-1};
 
 namespace {
 std::int64_t g_every = 1;
@@ -25,6 +27,8 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
 std::int64_t boundary_every() { return g_every; }
 
 std::int64_t boundary_generation() { return g_generation; }
+
+void wake_at_mark(std::int64_t marks) { g_wake_at_marks.store(marks < 0 ? -1 : marks, std::memory_order_relaxed); }
 
 void wake_at_iteration(std::int64_t iteration) {
   g_wake_at_calls.store(iteration < 0 ? -1 : iteration * g_every - g_seen_before, std::memory_order_relaxed);

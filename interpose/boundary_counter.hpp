@@ -4,6 +4,7 @@
 // function. Counted in every wrapper, engaged or not (docs/interpose.md,
 // "Iterations and row weights"), so the count goes on after the capture,
 // when the wrappers do nothing else: one relaxed load and compare per call.
+// The program's iteration marks are counted here too.
 #include <atomic>
 #include <cstdint>
 
@@ -15,6 +16,23 @@ namespace mheta::interpose {
 extern std::atomic<int> g_boundary_fn;  // the Fn counted; -1: none
 extern std::atomic<std::int64_t> g_boundary_calls;
 extern std::atomic<std::int64_t> g_wake_at_calls;  // engage the wrappers at this count; -1: never
+
+extern std::atomic<std::int64_t> g_marks;          // the program's iteration marks so far
+extern std::atomic<std::int64_t> g_wake_at_marks;  // engage the wrappers at this mark; -1: never
+
+// One of the program's iteration marks (mheta_iteration), counted whether
+// the wrappers are engaged or not.
+inline void count_mark() {
+  const std::int64_t marks = g_marks.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (marks == g_wake_at_marks.load(std::memory_order_relaxed)) g_engaged.store(true, std::memory_order_relaxed);
+}
+
+// The marks so far.
+inline std::int64_t marks_counted() { return g_marks.load(std::memory_order_relaxed); }
+
+// Engage the wrappers again at the `marks`-th mark (-1: never), as
+// wake_at_iteration does for counted calls.
+void wake_at_mark(std::int64_t marks);
 
 inline void count_boundary_call(Fn fn) {
   if (__builtin_expect(g_boundary_fn.load(std::memory_order_relaxed) == static_cast<int>(fn), 0)) {

@@ -98,11 +98,10 @@ void say_session_unfollowed() {
 // k-th calls of the function that ends an iteration (`call:` mode, or the
 // one automatic detection found: boundary_counter.hpp). Counted even when
 // nothing else is followed: one relaxed increment per iteration.
-std::atomic<std::int64_t> g_marks{0};
 std::atomic<std::int64_t> g_pcontrol_starts{0};
 
 std::int64_t iterations_counted() {
-  const std::int64_t marks = g_marks.load(std::memory_order_relaxed);
+  const std::int64_t marks = marks_counted();
   if (marks > 0) return marks;
   const std::int64_t starts = g_pcontrol_starts.load(std::memory_order_relaxed);
   return starts > 1 ? starts : boundaries_counted();
@@ -223,7 +222,7 @@ extern "C" MHETA_EXPORT int MPI_Pcontrol(const int level, ...) {
 }
 
 extern "C" MHETA_EXPORT void mheta_iteration(void) {
-  mheta::interpose::g_marks.fetch_add(1, std::memory_order_relaxed);
+  mheta::interpose::count_mark();
   if (!mheta::interpose::engaged()) return;
   const ReentryGuard guard;
   if (!guard.nested()) Runtime::get().program_mark();

@@ -60,14 +60,12 @@ TEST(RunComputeLevel, IterationsCountedByAnotherLoopFirstAreNotExpected) {
 }
 
 TEST(RunComputeLevel, RecordedWhereTheIterationsAreWholeAndSampledOnTheWallClock) {
-  EXPECT_TRUE(records_run_compute("HY1", "", "auto"));  // emulating: virtual by default
-  EXPECT_TRUE(records_run_compute("", "virtual", "mark"));
-  EXPECT_TRUE(records_run_compute("HY1", "wall", "auto"));  // the wall clock: iterations ended by calls
-  EXPECT_TRUE(records_run_compute("", "", "call:MPI_Allreduce:2"));
-  EXPECT_FALSE(records_run_compute("", "", "mark"));  // marks: only with --accounting
-  EXPECT_FALSE(records_run_compute("HY1", "", "off"));
-  EXPECT_FALSE(records_run_compute("HY1", "", "pcontrol"));  // a bracket, not a whole iteration
-  EXPECT_EQ(run_record_samples("HY1", ""), 0);  // every iteration: the wrappers see every call anyway
+  EXPECT_TRUE(records_run_compute("auto"));
+  EXPECT_TRUE(records_run_compute("mark"));
+  EXPECT_TRUE(records_run_compute("call:MPI_Allreduce:2"));
+  EXPECT_FALSE(records_run_compute("off"));
+  EXPECT_FALSE(records_run_compute("pcontrol"));  // a bracket, not a whole iteration
+  EXPECT_EQ(run_record_samples("HY1", ""), 0);     // every iteration: the wrappers see every call anyway
   EXPECT_EQ(run_record_samples("", "virtual"), 0);
   EXPECT_EQ(run_record_samples("HY1", "wall"), 64);
   EXPECT_EQ(run_record_samples("", ""), 64);

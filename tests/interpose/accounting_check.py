@@ -71,6 +71,11 @@ def check_records(name, doc, boundary, clock):
         if rank["rank"] != r or len(rank["iterations"]) != ITERATIONS:
             fail("%s: rank %d holds %d records, expected %d (one per boundary)"
                  % (name, r, len(rank["iterations"]), ITERATIONS))
+    check_records_add_up(name, doc)
+
+
+def check_records_add_up(name, doc):
+    for r, rank in enumerate(doc["ranks"]):
         for k, (compute, io, comm, wait, total) in enumerate(rank["iterations"]):
             if abs(compute + io + comm + wait - total) > 1e-6 + 1e-6 * total:
                 fail("%s: rank %d iteration %d: terms add up to %.6f, total %.6f"
@@ -179,6 +184,17 @@ def main():
                 fail("sampled: rank %d holds %d records, every %r, skipped %r; expected 3, 4 and 1"
                      % (r, len(rank["iterations"]), rank.get("every"), rank.get("skipped")))
         check_structure("sampled", sampled, sleep_counts=True)
+        # Sampled marks: the mark that ends iteration i is the (i + 1)-th;
+        # iterations 0 to 4 kept, thinned to 0, 2, 4 at the fifth record, 5
+        # not accounted (the wrappers idle, engaged again by its mark), 6
+        # kept, 7 not: iterations 0, 2, 4 and 6.
+        marked = accounted(args, tmp, "sampled-marks", "mark", {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_SAMPLES": "2"})
+        for r, rank in enumerate(marked["ranks"]):
+            if len(rank["iterations"]) != 4 or rank.get("every") != 2 or rank.get("skipped") is not None:
+                fail("sampled-marks: rank %d holds %d records, every %r, skipped %r; expected 4, 2 and none"
+                     % (r, len(rank["iterations"]), rank.get("every"), rank.get("skipped")))
+        check_records_add_up("sampled-marks", marked)
+        check_structure("sampled-marks", marked, sleep_counts=True)
     exit_if_failed()
     print("accounting: records, terms and boundaries as expected")
 
