@@ -37,11 +37,7 @@ int forget_ranks_of_another_loop(model::Profile& profile, const model::Accountin
   // rank's span them: its last record's iteration less its skipped ones).
   std::vector<std::int64_t> counts;
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
-    const std::size_t records = run.ranks[r].size();
-    const std::int64_t skipped = model::skipped_iterations(run, r);
-    counts.push_back(records < 2 ? 0
-                                 : model::recorded_iteration(skipped, model::sampled_every(run, r), records - 1) -
-                                       skipped);
+    counts.push_back(model::last_recorded_iteration(run, r) - model::skipped_iterations(run, r));
   }
   if (counts.empty() || counts.size() != profile.ranks.size()) return 0;
   std::vector<std::int64_t> sorted = counts;

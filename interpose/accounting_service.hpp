@@ -18,14 +18,14 @@
 // record appended and one read of /proc/thread-self/schedstat. Off, the
 // service does not exist.
 //
-// Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls or marks): the
-// records after the first are the run's iterations whose number is a
+// Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls or marks):
+// the records after the first are the run's iterations whose number is a
 // multiple of `every`, which doubles (every other record dropped) whenever
 // 2N are kept, so N to 2N of them spread evenly over any run. Between two
 // samples the service lets the wrappers idle (unless another service keeps
 // them engaged), and the boundary counter engages them again at the call
-// or mark that starts the next sample (boundary_counter.hpp): a long run costs what
-// the default capture mode costs, not two clock reads a call.
+// or mark that starts the next sample (boundary_counter.hpp): a long run
+// costs what the default capture mode costs, not two clock reads a call.
 #include <mpi.h>
 
 #include <cstdint>
@@ -64,9 +64,10 @@ class AccountingService final : public Service {
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
   // The run's iteration `iteration` (as `source` counts them) ended at
-  // `t`, told by `source`; a sampled run records only its samples. The first record starts at
-  // MPI_Init (setup included), and one closed when automatic detection
-  // started counting may hold several iterations: readers skip the first.
+  // `t`, told by `source`; a sampled run records only its samples. The
+  // first record starts at MPI_Init (setup included), and one closed when
+  // automatic detection started counting may hold several iterations:
+  // readers skip the first.
   void end_iteration(Runtime& rt, double t, Boundary source, std::int64_t iteration);
   // Sampling: whether the records are thinned, the iteration that ended at
   // `counted` is one to keep, and what to do before the next one.
@@ -92,7 +93,7 @@ class AccountingService final : public Service {
   std::int64_t skipped_ = 0;     // the run's iterations ended before the records kept (model::Accounting::skipped)
   std::int64_t samples_ = 0;   // MHETA_ACCOUNTING_SAMPLES; 0: every iteration
   std::int64_t every_ = 1;     // the records after the first are the multiples of it (model::Accounting::every)
-  std::int64_t wake_at_ = -1;  // the count at which the next sample starts
+  std::int64_t wake_at_ = -1;  // the iteration whose end starts the next sample
   bool recording_ = true;      // this iteration is accounted from its start
   model::IterationTerms current_;
   std::vector<model::IterationTerms> iterations_;

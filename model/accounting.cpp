@@ -97,6 +97,12 @@ std::int64_t recorded_iteration(std::int64_t skipped, std::int64_t every, std::s
   return (skipped / every + static_cast<std::int64_t>(k)) * every;
 }
 
+std::int64_t last_recorded_iteration(const Accounting& accounting, std::size_t r) {
+  const std::int64_t skipped = skipped_iterations(accounting, r);
+  const std::size_t records = r < accounting.ranks.size() ? accounting.ranks[r].size() : 0;
+  return records < 2 ? skipped : recorded_iteration(skipped, sampled_every(accounting, r), records - 1);
+}
+
 std::optional<std::size_t> record_of_iteration(const Accounting& accounting, std::size_t r, std::int64_t iteration) {
   if (r >= accounting.ranks.size()) return std::nullopt;
   const std::int64_t skipped = skipped_iterations(accounting, r);

@@ -77,6 +77,9 @@ std::int64_t sampled_every(const Accounting& accounting, std::size_t r);
 // `skipped` iterations and keep every `every`-th after the first:
 // `skipped` for k = 0, else the k-th multiple of `every` above `skipped`.
 std::int64_t recorded_iteration(std::int64_t skipped, std::int64_t every, std::size_t k);
+// The run's iteration rank r's last record holds (its skipped ones when it
+// has no record after the first).
+std::int64_t last_recorded_iteration(const Accounting& accounting, std::size_t r);
 // The record of rank r that holds the run's iteration `iteration`, if any.
 std::optional<std::size_t> record_of_iteration(const Accounting& accounting, std::size_t r, std::int64_t iteration);
 

@@ -30,12 +30,10 @@ std::size_t record_compute_variation(Profile& profile, const Accounting& run) {
   std::int64_t last = INT64_MAX;
   std::int64_t step = 1;
   for (std::size_t r = 0; r < ranks; ++r) {
-    const std::int64_t skipped = skipped_iterations(run, r);
-    const std::int64_t every = sampled_every(run, r);
     in_core[r] = runs_in_core(run.ranks[r]);
-    first = std::max(first, skipped + 1);
-    last = std::min(last, run.ranks[r].size() < 2 ? skipped : recorded_iteration(skipped, every, run.ranks[r].size() - 1));
-    step = std::lcm(step, every);
+    first = std::max(first, skipped_iterations(run, r) + 1);
+    last = std::min(last, last_recorded_iteration(run, r));
+    step = std::lcm(step, sampled_every(run, r));
   }
   first = (first + step - 1) / step * step;
   const auto record = [&](std::size_t r, std::int64_t a) -> const IterationTerms& {

@@ -170,6 +170,10 @@ TEST(AccountingFormat, ASampledRecordHoldsAMultipleOfItsStride) {
   EXPECT_FALSE(record_of_iteration(a, 0, 20));  // past the last record
   EXPECT_FALSE(record_of_iteration(a, 0, 4));   // before the first
   EXPECT_EQ(record_of_iteration(a, 1, 4), 2u);
+  // The last records: rank 0's fourth, 5 skipped, every 4: 16; rank 1's
+  // third, 2 skipped, every 1: 4.
+  EXPECT_EQ(last_recorded_iteration(a, 0), 16);
+  EXPECT_EQ(last_recorded_iteration(a, 1), 4);
 }
 
 TEST(AccountingFormat, TheMachinesShareIsTheLargestRanksWaitForACore) {
