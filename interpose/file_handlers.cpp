@@ -180,13 +180,13 @@ bool followed_to_completion(Runtime& rt, const PendingRequest& file) {
 void tell_file_io(Runtime& rt, Fn fn, const CallInfo& c, int variable, bool write, std::int64_t bytes) {
   if (!rt.following()) return;
   rt.file_io({fn, variable, write, bytes});
-  constexpr int kVaryingStep = 0x7fffffff;
   constexpr std::uint64_t kOffsets = 0x0ff5e75ULL << 20;  // keeps the steps' calls from the sizes'
   int step = rt.files().offset_step(c.fh, c.offset);
   const std::uint64_t file_call =
       (static_cast<std::uint64_t>(fn) << 48) ^ kOffsets ^ static_cast<std::uint32_t>(variable);
-  const bool step_varies = rt.varying_values().varies(file_call, step, step);
-  rt.call_seen({fn, signature_of_step(rt, fn, variable, step_varies ? kVaryingStep : step, step_varies, bytes)});
+  const VaryingValues::Seen seen_step = rt.varying_values().see(file_call, step, step);
+  const SeenStep seen{.step = step, .varies = seen_step.varies, .steps_vary = seen_step.call_varies};
+  rt.call_seen({fn, signature_of_step(rt, fn, variable, seen, bytes)});
 }
 
 }  // namespace

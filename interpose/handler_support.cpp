@@ -60,8 +60,10 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 namespace {
 
 // `b` is in the loose signature unless it is a value that may vary
-// (`b_varies` then says whether it was seen to).
-CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool b_may_vary, bool b_varies) {
+// (`b_varies` then says whether it was seen to, `b_values_vary` whether some
+// of the call's were).
+CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool b_may_vary, bool b_varies,
+                      bool b_values_vary) {
   const std::uint64_t to =
       (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
   // Whether its sizes vary (varying_values.hpp) is a question about a
@@ -69,15 +71,20 @@ CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool
   // offset that changes every step (seen as a step, or as varying, only
   // after some) would make every call a new one, and its sizes would be
   // found varying only after that. A size that varies is seen as one no
-  // size class is: 127 bits.
+  // size class is: 127 bits; a step that varies as one no step is.
   constexpr std::uint64_t kVaryingSize = 127;
+  constexpr int kVaryingB = 0x7fffffff;
   const std::int64_t size = std::max<std::int64_t>(0, bytes);
   const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
-  const bool size_varies = rt.varying_values().varies(to, size, static_cast<std::int64_t>(size_class));
-  const std::uint64_t seen_size = size_varies ? kVaryingSize : size_class;
-  const std::uint64_t b_term = static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) * 0x9E3779B1ULL;
+  const VaryingValues::Seen seen_size = rt.varying_values().see(to, size, static_cast<std::int64_t>(size_class));
+  const bool size_varies = seen_size.varies;
+  const bool sizes_vary = seen_size.call_varies;
+  const auto term = [](int v) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) * 0x9E3779B1ULL; };
+  const std::uint64_t b_term = term(b);
   CallSignature s;
-  s.exact = to ^ (seen_size << 40) ^ b_term;
+  s.exact = to ^ ((size_varies ? kVaryingSize : size_class) << 40) ^ term(b_varies ? kVaryingB : b);
+  s.classed = to ^ (size_class << 40) ^ b_term;
+  s.content = to ^ ((sizes_vary ? kVaryingSize : size_class) << 40) ^ term(b_varies || b_values_vary ? kVaryingB : b);
   s.loose = ((b_may_vary ? to : to ^ b_term) & ~kVaries) | (size_varies || b_varies ? kVaries : 0);
   return s;
 }
@@ -85,11 +92,11 @@ CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool
 }  // namespace
 
 CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
-  return compose(rt, fn, a, b, bytes, false, false);
+  return compose(rt, fn, a, b, bytes, false, false, false);
 }
 
-CallSignature signature_of_step(Runtime& rt, Fn fn, int a, int step, bool step_varies, std::int64_t bytes) {
-  return compose(rt, fn, a, step, bytes, true, step_varies);
+CallSignature signature_of_step(Runtime& rt, Fn fn, int a, const SeenStep& step, std::int64_t bytes) {
+  return compose(rt, fn, a, step.step, bytes, true, step.varies, step.steps_vary);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }

@@ -35,9 +35,13 @@ using Kind = PendingRequest::Kind;
 // signature leaves the size out (call_signature.hpp).
 CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
 // The same for a call whose second number is a step that may vary (a
-// file's offset step; `step_varies`: it was seen to): its loose signature
-// leaves the step out too.
-CallSignature signature_of_step(Runtime& rt, Fn fn, int a, int step, bool step_varies, std::int64_t bytes);
+// file's offset step): its loose signature leaves the step out too.
+struct SeenStep {
+  int step = 0;
+  bool varies = false;      // it was seen as varying
+  bool steps_vary = false;  // some of the call's steps were (varying_values.hpp, vary())
+};
+CallSignature signature_of_step(Runtime& rt, Fn fn, int a, const SeenStep& step, std::int64_t bytes);
 
 // Two numbers of a call in one (a Sendrecv's two peers, the requests a
 // Startall starts).

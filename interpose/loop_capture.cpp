@@ -49,7 +49,7 @@ void LoopCapture::start(Runtime& rt) {
 }
 
 void LoopCapture::observe(Runtime& rt, Fn fn, const CallSignature& signature) {
-  detector_.observe(signature.exact, static_cast<int>(fn), loop_time(rt), collective_file_io(fn), signature.loose);
+  detector_.observe(signature, static_cast<int>(fn), loop_time(rt), collective_file_io(fn));
   // The captured loop's figures, by its id, whichever loop the calls are in.
   if (captured_) {
     if (const PeriodDetector::Loop* loop = detector_.find(captured_loop_.id)) captured_loop_ = *loop;

@@ -28,15 +28,18 @@ std::size_t kind_slot(int kind) { return static_cast<std::size_t>(kind) % kKinds
 }  // namespace
 
 PeriodDetector::PeriodDetector()
-    : signatures_(kRing, 0), loose_(kRing, 0), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
+    : ring_(kRing), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
       kind_counts_(kKinds, 0),
       followed_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
-void PeriodDetector::observe(std::uint64_t signature, int kind, double time, bool collective_io,
-                             std::uint64_t loose) {
+void PeriodDetector::observe(const CallSignature& call, int kind, double time, bool collective_io) {
   const std::int64_t i = calls_;
-  signatures_[at(i)] = signature;
-  loose_[at(i)] = loose != 0 ? loose : signature & ~kVaries;
+  const std::uint64_t signature = call.exact;
+  const CallSignature here{.exact = signature,
+                           .loose = call.loose != 0 ? call.loose : signature & ~kVaries,
+                           .classed = call.classed != 0 ? call.classed : signature,
+                           .content = call.content != 0 ? call.content : signature};
+  ring_[at(i)] = here;
   kinds_[at(i)] = kind;
   times_[at(i)] = time;
   ++calls_;
@@ -53,7 +56,7 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
   // makes, or that calls which never repeat make.
   propose_from_last(signature, i, false);
   if (last_break_ >= 0 && i - last_break_ <= kPairsAfterBreak) {
-    propose_from_last(mix(signatures_[at(i - 1)] + 0x9e3779b97f4a7c15ULL) ^ signature, i, true);
+    propose_from_last(mix(ring_[at(i - 1)].exact + 0x9e3779b97f4a7c15ULL) ^ signature, i, true);
   }
 
   live_ = -1;
@@ -61,7 +64,7 @@ void PeriodDetector::observe(std::uint64_t signature, int kind, double time, boo
     Candidate& c = candidates_[static_cast<std::size_t>(k)];
     if (c.period == 0 || i < c.period) continue;
     const bool in_loop = c.loop.id != 0 && c.break_at < 0;
-    if (signatures_[at(i - c.period)] == signature) {
+    if (same_call(ring_[at(i - c.period)], here)) {
       ++c.run;
       if (in_loop) {
         c.loop.end_call = i + 1;
@@ -174,11 +177,11 @@ void PeriodDetector::follow(Candidate& c, int period) {
 // A candidate's stretch holds kRepeats whole periods: a loop, or the loop it
 // broke from, resumed.
 void PeriodDetector::confirm(Candidate& c) {
-  const std::uint64_t content = content_of(c.period);
+  const Loop::Content content = content_of(c.period);
   // Twice a known loop's period is no new loop.
   for (const Candidate& other : candidates_) {
     if (&other == &c || other.loop.id == 0 || other.break_at >= 0 || c.period % other.period != 0) continue;
-    if (content == static_cast<std::uint64_t>(c.period / other.period) * other.loop.content) {
+    if (content.same_as(other.loop.content.times(static_cast<std::uint64_t>(c.period / other.period)))) {
       drop(c);
       return;
     }
@@ -186,11 +189,13 @@ void PeriodDetector::confirm(Candidate& c) {
   const std::int64_t end = calls_;
   const std::int64_t stretch = std::min<std::int64_t>(end, c.run + c.period);
   const double end_time = times_[at(end - 1)];
-  if (c.loop.id != 0 && c.loop.content == content) {
+  if (c.loop.id != 0 && c.loop.content.same_as(content)) {
+    c.loop.content = content;  // the loop's calls as they are seen now
     c.loop.end_call = end;
     c.loop.end_time = end_time;
     c.loop.fit_calls += stretch;
-    ++c.loop.breaks;
+    if (c.loop.breaks++ == 0) c.loop.first_break = c.break_at;
+    c.loop.last_break = c.break_at;
     c.stretch_first = end - stretch;
     c.loop.boundary.seen += boundary_of(c.period, stretch, c.loop.boundary.kind).seen;
   } else {
@@ -235,8 +240,8 @@ std::int64_t PeriodDetector::extend_back(int period, std::int64_t first, bool al
   const std::int64_t stretch = first;
   while (first - 1 >= oldest && stretch + period <= calls_) {
     const std::int64_t place = stretch + ((first - 1 - stretch) % period + period) % period;
-    if (signatures_[at(first - 1)] != signatures_[at(place)] &&
-        !(alike_but_varying_too && alike_but_varying(loose_[at(first - 1)], loose_[at(place)]))) {
+    if (!same(first - 1, place) &&
+        !(alike_but_varying_too && alike_but_varying(ring_[at(first - 1)].loose, ring_[at(place)].loose))) {
       break;
     }
     --first;
@@ -252,9 +257,18 @@ bool PeriodDetector::better(const Loop& a, const Loop& b) const {
   if (std::abs(a.seconds() - b.seconds()) > kSameTime * most) return a.seconds() > b.seconds();
   if (a.period == b.period) return a.seconds() > b.seconds();
   const Loop& inner = a.period < b.period ? a : b;
-  const bool occasional = inner.breaks > 0 && inner.repetitions() >= kOccasional * inner.breaks &&
+  const bool occasional = inner.breaks > 0 && inner.between_breaks() >= kOccasional * inner.period &&
                           !inner.collective_io_in_breaks;
   return occasional ? &inner == &a : &inner != &a;
+}
+
+// From its first break to its last (the stretches before the first and
+// after the last are partial: the loop was found, or the run ended, part
+// way); with one break, the whole loop.
+double PeriodDetector::Loop::between_breaks() const {
+  if (breaks == 0) return 0;
+  if (breaks == 1) return static_cast<double>(end_call - first_call);
+  return static_cast<double>(last_break - first_break) / static_cast<double>(breaks - 1);
 }
 
 void PeriodDetector::note_time(int slot) {
@@ -284,6 +298,10 @@ const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {
   return best().id == id ? &best() : nullptr;
 }
 
+bool PeriodDetector::same(std::int64_t a, std::int64_t b) const {
+  return same_call(ring_[at(a)], ring_[at(b)]);
+}
+
 // A candidate no longer follows its period.
 void PeriodDetector::drop(Candidate& c) {
   retire(c);
@@ -303,10 +321,15 @@ const PeriodDetector::Loop* PeriodDetector::live() const {
   return live_ < 0 ? nullptr : &candidates_[static_cast<std::size_t>(live_)].loop;
 }
 
-// The last period's signatures, summed: the same whatever call it starts at.
-std::uint64_t PeriodDetector::content_of(int period) const {
-  std::uint64_t sum = 0;
-  for (std::int64_t j = calls_ - period; j < calls_; ++j) sum += mix(signatures_[at(j)]);
+// The last period's calls summed, as loops hold them (call_signature.hpp)
+// and by their classes: the same whatever call it starts at, and
+// whichever way its calls were seen.
+PeriodDetector::Loop::Content PeriodDetector::content_of(int period) const {
+  Loop::Content sum;
+  for (std::int64_t j = calls_ - period; j < calls_; ++j) {
+    sum.seen += mix(ring_[at(j)].content);
+    sum.classed += mix(ring_[at(j)].classed);
+  }
   return sum;
 }
 

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "interpose/call_signature.hpp"
+
 namespace mheta::interpose {
 
 class PeriodDetector {
@@ -34,14 +36,18 @@ class PeriodDetector {
   static constexpr int kPairsAfterBreak = 2;  // calls after a break whose pairs propose periods
   // Two loops whose times differ by less than this share took the same time
   // (an outer loop and the inner one it holds): the one with the longer
-  // period wins, unless the shorter one runs on for kOccasional repetitions
-  // or more between its breaks and they hold no collective MPI-IO: then the
+  // period wins, unless the shorter one runs on for kOccasional periods or
+  // more between its breaks and they hold no collective MPI-IO: then the
   // breaks are an occasional call in its body (a residual reduced every 25th
   // iteration), not an outer loop. A checkpoint written collectively every
   // 25th step is the outer loop's work, which an iteration without it would
   // leave out. (By the calls, not their time: every rank of the file's
   // communicator makes them, so every rank decides alike, and the ranks'
-  // captures are of one loop.)
+  // captures are of one loop. By the calls from one break to the next, the
+  // break's own included, not by the repetitions between them: those leave
+  // out the calls around a break that do not match, a number that differs
+  // from rank to rank, and a neighbour-list rebuild every 20th step, 21.75
+  // steps of calls, had one rank capture a step and the other 20 steps.)
   static constexpr double kSameTime = 0.05;
   static constexpr int kOccasional = 20;
 
@@ -61,7 +67,15 @@ class PeriodDetector {
   struct Loop {
     std::int64_t id = 0;  // 0: none
     int period = 0;
-    std::uint64_t content = 0;     // the period's signatures, whatever call it starts at
+    // The period's calls, whatever call it starts at (content_of()).
+    struct Content {
+      std::uint64_t seen = 0;     // as a loop holds them (call_signature.hpp, content)
+      std::uint64_t classed = 0;  // by their classes
+      // The same calls: a call whose sizes come to be seen varying changes
+      // how the loop holds it, not its class.
+      bool same_as(const Content& o) const { return seen == o.seen || classed == o.classed; }
+      Content times(std::uint64_t k) const { return {seen * k, classed * k}; }
+    } content;
     std::int64_t first_call = 0;   // its first call
     std::int64_t end_call = 0;     // one past the last call that fit it
     std::int64_t fit_calls = 0;    // calls that fit it (breaks left out)
@@ -69,6 +83,10 @@ class PeriodDetector {
     double end_time = 0;           // when its last call ended
     Boundary boundary;
     std::int64_t breaks = 0;  // times it broke off and resumed
+    std::int64_t first_break = -1, last_break = -1;  // the calls it first and last broke off at
+    // The calls from one of its breaks to the next, the break's own
+    // included (0: it never broke off).
+    double between_breaks() const;
     bool collective_io_in_breaks = false;  // a call of collective MPI-IO while it was broken off
     std::int64_t repetitions() const { return period > 0 ? fit_calls / period : 0; }
     double seconds() const { return end_time - start_time; }
@@ -77,11 +95,11 @@ class PeriodDetector {
   PeriodDetector();
 
   // One call that ended at `time` (seconds): `signature` identifies it
-  // (function, peer, ...); `kind` is its function (what iterations are
-  // counted by); `collective_io`: collective MPI-IO (kOccasional).
-  // `loose`: the call without the values that can vary (call_signature.hpp;
-  // 0: the signature itself).
-  void observe(std::uint64_t signature, int kind, double time, bool collective_io = false, std::uint64_t loose = 0);
+  // (function, peer, ...: call_signature.hpp; a loose, classed or content
+  // signature of 0 is the exact one); `kind` is its function (what
+  // iterations are counted by); `collective_io`: collective MPI-IO
+  // (kOccasional). A call is equal to another by same_call().
+  void observe(const CallSignature& signature, int kind, double time, bool collective_io = false);
 
   // The loop the calls are in now (nullptr: none). Of several (p and 2p, an
   // inner and an outer loop), the one whose current stretch is longest.
@@ -129,6 +147,7 @@ class PeriodDetector {
     std::int64_t before = -1;
   };
 
+  bool same(std::int64_t a, std::int64_t b) const;  // calls a and b, as same_call() says
   void propose(int period);
   void propose_weakly(int period);
   void follow(Candidate& c, int period);
@@ -140,11 +159,10 @@ class PeriodDetector {
   std::int64_t extend_back(int period, std::int64_t first, bool alike_but_varying_too) const;
   void retire(Candidate& c);
   void drop(Candidate& c);
-  std::uint64_t content_of(int period) const;
+  Loop::Content content_of(int period) const;
   Boundary boundary_of(int period, std::int64_t stretch, int kind) const;
 
-  std::vector<std::uint64_t> signatures_;  // ring of the last kRing calls
-  std::vector<std::uint64_t> loose_;       // their loose signatures
+  std::vector<CallSignature> ring_;  // the last kRing calls' signatures (call_signature.hpp)
   std::vector<std::int32_t> kinds_;
   std::vector<double> times_;
   std::vector<LastSeen> last_seen_;  // direct-mapped by signature

@@ -25,16 +25,20 @@ bool VaryingValues::usual(const Slot& slot, const Value& value) {
   return value.comings >= kUsualComings && value.comings * kUsualShare >= calls_since;
 }
 
-bool VaryingValues::varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as) {
-  // The product's top bits: each depends on all of the call's.
-  Slot& slot = slots_[(call * 0x9e3779b97f4a7c15ULL) >> (64 - std::countr_zero(kSlots))];
+// The product's top bits: each depends on all of the call's.
+std::size_t VaryingValues::slot_of(std::uint64_t call) {
+  return static_cast<std::size_t>((call * 0x9e3779b97f4a7c15ULL) >> (64 - std::countr_zero(kSlots)));
+}
+
+VaryingValues::Seen VaryingValues::see(std::uint64_t call, std::int64_t value, std::int64_t seen_as) {
+  Slot& slot = slots_[slot_of(call)];
   if (slot.call != call) {
     slot = Slot{};
     slot.call = call;
   }
   const Value& v = remember(slot, value);
   ++slot.calls;
-  if (slot.new_values < kNewValuesToVary || usual(slot, v)) return false;
+  if (slot.new_values < kNewValuesToVary || usual(slot, v)) return {.varies = false, .call_varies = slot.seen_apart};
   // Varying values that would all be seen alike need not be seen as varying:
   // a message whose size drifts within its power of two stays the call it
   // was, and its loop goes on unbroken. From the second way of seeing them,
@@ -44,7 +48,7 @@ bool VaryingValues::varies(std::uint64_t call, std::int64_t value, std::int64_t 
     slot.seen_as_known = true;
   }
   slot.seen_apart = slot.seen_apart || seen_as != slot.seen_as;
-  return slot.seen_apart;
+  return {.varies = slot.seen_apart, .call_varies = slot.seen_apart};
 }
 
 }  // namespace mheta::interpose

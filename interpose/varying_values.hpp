@@ -37,7 +37,15 @@ class VaryingValues {
 
   // Whether detection sees `value` of `call` as a value that varies, not as what it would see it as
   // otherwise, `seen_as` (a size's power of two; an offset's step itself).
-  bool varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as);
+  bool varies(std::uint64_t call, std::int64_t value, std::int64_t seen_as) { return see(call, value, seen_as).varies; }
+  struct Seen {
+    bool varies = false;  // the value is seen as varying
+    // Some of the call's values are (from the first one on): its usual
+    // values are still seen as themselves, and a new one as varying until
+    // it came often enough to be a usual one.
+    bool call_varies = false;
+  };
+  Seen see(std::uint64_t call, std::int64_t value, std::int64_t seen_as);
 
  private:
   struct Value {
@@ -65,6 +73,7 @@ class VaryingValues {
   // value takes an empty entry or the least recent one's.
   static Value& remember(Slot& slot, std::int64_t value);
   static bool usual(const Slot& slot, const Value& value);
+  static std::size_t slot_of(std::uint64_t call);
 
   std::array<Slot, kSlots> slots_{};
 };

@@ -24,7 +24,7 @@ void BM_ObserveLoop(benchmark::State& state) {
   std::uint64_t call = 0;
   double time = 0;
   for (auto _ : state) {
-    detector.observe(0x9E3779B97F4A7C15ULL * (call % period + 1), static_cast<int>(call % 3), time);
+    detector.observe({.exact = 0x9E3779B97F4A7C15ULL * (call % period + 1)}, static_cast<int>(call % 3), time);
     ++call;
     time += 1e-6;
   }
@@ -41,7 +41,7 @@ void BM_ObserveNoLoop(benchmark::State& state) {
   std::size_t call = 0;
   double time = 0;
   for (auto _ : state) {
-    detector.observe(signatures[call++ & (signatures.size() - 1)], 0, time);
+    detector.observe({.exact = signatures[call++ & (signatures.size() - 1)]}, 0, time);
     time += 1e-6;
   }
   benchmark::DoNotOptimize(detector.best().id);

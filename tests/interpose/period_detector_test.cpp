@@ -16,7 +16,7 @@ struct Rank {
   double now = 0;
   void call(int kind, double seconds, std::uint64_t signature = 0) {
     now += seconds;
-    d.observe(signature != 0 ? signature : static_cast<std::uint64_t>(kind), kind, now);
+    d.observe({.exact = signature != 0 ? signature : static_cast<std::uint64_t>(kind)}, kind, now);
   }
   void calls(const std::vector<int>& kinds, double seconds_each) {
     for (int k : kinds) call(k, seconds_each);
@@ -251,7 +251,7 @@ TEST(PeriodDetector, ACollectiveCheckpointInTheBreaksIsTheOuterLoops) {
       r.calls({1, 1, 2, 2, 3}, kMs);  // halos both ways for each colour, the residual
       if (step % 25 == 0) {
         r.now += kMs;
-        r.d.observe(9, 9, r.now, checkpoint);
+        r.d.observe({.exact = 9}, 9, r.now, checkpoint);
       }
     }
     EXPECT_EQ(r.d.best().period, checkpoint ? 126 : 5) << checkpoint;
@@ -301,7 +301,7 @@ TEST(PeriodDetector, StepsBeforeTheSizesWereSeenVaryingAreTheLoops) {
   Rank r;
   auto call = [&r](int kind, std::uint64_t loose, std::uint64_t size, bool varies) {
     r.now += kMs;
-    r.d.observe(loose ^ (size << 40), kind, r.now, false, loose | (varies ? kVaries : 0));
+    r.d.observe({.exact = loose ^ (size << 40), .loose = loose | (varies ? kVaries : 0)}, kind, r.now);
   };
   call(1, kCount, 12, false);  // setup: the count's function and peer, another size
   const int steps = 60, seen_varying_from = 17;
@@ -313,6 +313,101 @@ TEST(PeriodDetector, StepsBeforeTheSizesWereSeenVaryingAreTheLoops) {
   ASSERT_EQ(r.d.best().period, 2);
   EXPECT_EQ(r.d.best().boundary.seen, steps);
   EXPECT_EQ(r.d.best().first_call, 1 + 2 * seen_varying_from);
+}
+
+// A molecular-dynamics loop: every step sends its halo to the neighbour
+// and back (two sizes of one class), and every 10th step rebuilds its
+// neighbour lists, with a call of its own, after which the halos have new
+// sizes of the same class. Once the sizes are seen varying, a new size is
+// seen so until it came four times, then by its class (varying_values.hpp):
+// how many steps after a rebuild that takes depends on whether a size came
+// before, so the 10 steps are seen differently from one rebuild to the next.
+// A call seen as varying is the same as one seen by its class when it is of
+// that class: the loop of 10 steps holds from its first rebuild to the end,
+// and resumes as the same loop after a checkpoint once in the run, its
+// content the same whichever way its calls were seen. Before, it broke off
+// at every rebuild whose steps were seen otherwise than the last ones, and
+// came back as another loop.
+TEST(PeriodDetector, ACallSeenVaryingIsTheSameAsOneSeenByItsClass) {
+  constexpr std::uint64_t kForward = 0x5000'0000'0001ULL, kReverse = 0x5000'0000'0002ULL;
+  constexpr std::uint64_t kRebuild = 0x6000'0000'0003ULL, kCheckpoint = 0x7000'0000'0004ULL;
+  constexpr std::uint64_t kHaloClass = 17, kVaryingSize = 127;
+  Rank r;
+  auto call = [&r](int kind, std::uint64_t loose, std::uint64_t size_class, bool varies) {
+    r.now += kMs;
+    r.d.observe({.exact = loose ^ ((varies ? kVaryingSize : size_class) << 40),
+                 .loose = loose | (varies ? kVaries : 0),
+                 .classed = loose ^ (size_class << 40),
+                 .content = loose ^ (kVaryingSize << 40)},
+                kind, r.now);
+  };
+  constexpr int kRebuilds = 40, kSteps = 10, kCheckpointAt = 12;
+  for (int k = 0; k < kRebuilds; ++k) {
+    call(3, kRebuild, 2, false);
+    if (k == kCheckpointAt) call(4, kCheckpoint, 5, false);
+    const int seen_varying_for = 1 + (k * 7) % 4;  // steps after the rebuild, 1 to 4
+    for (int s = 0; s < kSteps; ++s) {
+      call(1, kForward, kHaloClass, s < seen_varying_for);
+      call(2, kReverse, kHaloClass, s < seen_varying_for);
+    }
+  }
+  ASSERT_EQ(r.d.best().period, 1 + 2 * kSteps);
+  EXPECT_EQ(r.d.best().breaks, 1);
+  EXPECT_EQ(r.d.best().boundary.kind, 3);
+  // Found from its first rebuild: every rebuild is counted.
+  EXPECT_EQ(r.d.best().boundary.seen, kRebuilds);
+  // Unbroken since the checkpoint (the rebuild it followed begins no whole
+  // period of the resumed stretch).
+  EXPECT_GE(r.d.unbroken(r.d.best().id), kRebuilds - kCheckpointAt - 1);
+}
+
+// A loop whose sizes come to be seen varying in the middle of the run
+// (their function and peer brought a 17th new size) holds its calls
+// otherwise from then on (call_signature.hpp, content), as the same calls
+// by their classes: it resumes after its next break as the same loop, not
+// as a new one that would have to take the run's time again.
+TEST(PeriodDetector, ALoopResumesAsItselfWhenItsSizesComeToBeSeenVarying) {
+  constexpr std::uint64_t kHalo = 0x5000'0000'0001ULL, kRebuild = 0x6000'0000'0003ULL;
+  Rank r;
+  auto call = [&r](int kind, std::uint64_t loose, bool sizes_vary) {
+    r.now += kMs;
+    const std::uint64_t exact = loose ^ (std::uint64_t{14} << 40);
+    r.d.observe({.exact = exact, .classed = exact, .content = sizes_vary ? loose ^ (std::uint64_t{127} << 40) : exact},
+                kind, r.now);
+  };
+  constexpr int kRebuilds = 20, kSeenVaryingFrom = 7;
+  std::int64_t id = 0;
+  for (int k = 0; k < kRebuilds; ++k) {
+    call(3, kRebuild, false);
+    for (int s = 0; s < 25; ++s) call(1, kHalo, k >= kSeenVaryingFrom);  // the rebuild is occasional
+    if (k == 3) id = r.d.best().id;
+  }
+  ASSERT_NE(id, 0);
+  EXPECT_EQ(r.d.best().id, id);
+  EXPECT_EQ(r.d.best().period, 1);
+  EXPECT_EQ(r.d.best().breaks, kRebuilds - 1);
+}
+
+// A call seen as varying is not the same as one of another class: the
+// count sent before the particles it announces, under one tag, stays apart
+// from them however their sizes are seen.
+TEST(CallSignature, ACallSeenVaryingIsTheSameOnlyAsOneOfItsClass) {
+  constexpr std::uint64_t kCall = 0x1234'0000'5678ULL;
+  const auto seen = [](std::uint64_t size_class, bool varies) {
+    return CallSignature{.exact = kCall ^ ((varies ? 127 : size_class) << 40),
+                         .loose = kCall | (varies ? kVaries : 0),
+                         .classed = kCall ^ (size_class << 40)};
+  };
+  // particles of class 9 seen as varying, against the count (class 3) and
+  // against particles of class 9 seen by their class
+  EXPECT_FALSE(same_call(seen(9, true), seen(3, false)));
+  EXPECT_TRUE(same_call(seen(9, true), seen(9, false)));
+  EXPECT_TRUE(same_call(seen(9, false), seen(9, true)));
+  // two sizes seen as varying are the same call whatever their classes
+  EXPECT_TRUE(same_call(seen(9, true), seen(11, true)));
+  // nothing varies: the signatures alone tell
+  EXPECT_FALSE(same_call(seen(9, false), seen(10, false)));
+  EXPECT_TRUE(same_call(seen(9, false), seen(9, false)));
 }
 
 TEST(CallSignature, AlikeButVaryingWhenOneVariesAndTheRestIsTheSame) {

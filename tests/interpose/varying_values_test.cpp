@@ -47,6 +47,28 @@ TEST(VaryingValues, ParticlesAfterTheirCountVary) {
   for (int step = kToVary + 2; step < 60; ++step) EXPECT_EQ(seen[step], (std::vector<bool>{false, true})) << step;
 }
 
+// Whether a call's values vary, for a loop's content (call_signature.hpp):
+// not while every value is seen as itself, from its first value seen as
+// varying on, its usual ones too (the count), and for that call only.
+TEST(VaryingValues, ACallsValuesVaryFromTheFirstSeenVarying) {
+  VaryingValues values;
+  constexpr std::uint64_t kOther = 0x5678;
+  const auto see = [&values](std::uint64_t call, std::int64_t bytes) {
+    return values.see(call, bytes, std::bit_width(static_cast<std::uint64_t>(bytes)));
+  };
+  bool seen_varying = false;
+  for (int step = 0; step < 60; ++step) {
+    EXPECT_FALSE(see(kOther, 4).call_varies) << step;
+    const VaryingValues::Seen count = see(kCall, 4);
+    EXPECT_FALSE(count.varies) << step;
+    EXPECT_EQ(count.call_varies, seen_varying) << step;
+    const VaryingValues::Seen particles = see(kCall, particle_bytes(step));
+    seen_varying = seen_varying || particles.varies;
+    EXPECT_EQ(particles.call_varies, seen_varying) << step;
+  }
+  EXPECT_TRUE(seen_varying);
+}
+
 // Two faces to one peer get the same particle count: it comes twice or
 // three times in a step, and still is not taken for a usual value.
 TEST(VaryingValues, AParticleCountSentTwiceAStepStillVaries) {
