@@ -59,11 +59,10 @@ void record_group_collective(Runtime& rt, Fn fn, const CollectiveCall& call) {
 
 namespace {
 
-// `b` is in the loose signature unless it is a value that may vary
-// (`b_varies` then says whether it was seen to, `b_values_vary` whether some
+// `b.step` is in the loose signature unless it is a value that may vary
+// (`b.varies` then says whether it was seen to, `b.steps_vary` whether some
 // of the call's were).
-CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool b_may_vary, bool b_varies,
-                      bool b_values_vary) {
+CallSignature compose(Runtime& rt, Fn fn, int a, const SeenStep& b, std::int64_t bytes, bool b_may_vary) {
   const std::uint64_t to =
       (static_cast<std::uint64_t>(fn) << 48) ^ (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 20);
   // Whether its sizes vary (varying_values.hpp) is a question about a
@@ -73,30 +72,29 @@ CallSignature compose(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes, bool
   // found varying only after that. A size that varies is seen as one no
   // size class is: 127 bits; a step that varies as one no step is.
   constexpr std::uint64_t kVaryingSize = 127;
-  constexpr int kVaryingB = 0x7fffffff;
+  constexpr int kVaryingStep = 0x7fffffff;
   const std::int64_t size = std::max<std::int64_t>(0, bytes);
   const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(size)));
-  const VaryingValues::Seen seen_size = rt.varying_values().see(to, size, static_cast<std::int64_t>(size_class));
-  const bool size_varies = seen_size.varies;
-  const bool sizes_vary = seen_size.call_varies;
+  const VaryingValues::Seen sized = rt.varying_values().see(to, size, static_cast<std::int64_t>(size_class));
   const auto term = [](int v) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) * 0x9E3779B1ULL; };
-  const std::uint64_t b_term = term(b);
+  const std::uint64_t b_term = term(b.step);
   CallSignature s;
-  s.exact = to ^ ((size_varies ? kVaryingSize : size_class) << 40) ^ term(b_varies ? kVaryingB : b);
+  s.exact = to ^ ((sized.varies ? kVaryingSize : size_class) << 40) ^ term(b.varies ? kVaryingStep : b.step);
   s.classed = to ^ (size_class << 40) ^ b_term;
-  s.content = to ^ ((sizes_vary ? kVaryingSize : size_class) << 40) ^ term(b_varies || b_values_vary ? kVaryingB : b);
-  s.loose = ((b_may_vary ? to : to ^ b_term) & ~kVaries) | (size_varies || b_varies ? kVaries : 0);
+  s.content = to ^ ((sized.call_varies ? kVaryingSize : size_class) << 40) ^
+              term(b.varies || b.steps_vary ? kVaryingStep : b.step);
+  s.loose = ((b_may_vary ? to : to ^ b_term) & ~kVaries) | (sized.varies || b.varies ? kVaries : 0);
   return s;
 }
 
 }  // namespace
 
 CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes) {
-  return compose(rt, fn, a, b, bytes, false, false, false);
+  return compose(rt, fn, a, {.step = b}, bytes, false);
 }
 
 CallSignature signature_of_step(Runtime& rt, Fn fn, int a, const SeenStep& step, std::int64_t bytes) {
-  return compose(rt, fn, a, step.step, bytes, true, step.varies, step.steps_vary);
+  return compose(rt, fn, a, step, bytes, true);
 }
 
 std::uint32_t combine(std::uint32_t a, std::uint32_t b) { return a * 65599U + b; }

@@ -39,7 +39,7 @@ CallSignature signature(Runtime& rt, Fn fn, int a, int b, std::int64_t bytes);
 struct SeenStep {
   int step = 0;
   bool varies = false;      // it was seen as varying
-  bool steps_vary = false;  // some of the call's steps were (varying_values.hpp, vary())
+  bool steps_vary = false;  // some of the call's steps were (varying_values.hpp, see())
 };
 CallSignature signature_of_step(Runtime& rt, Fn fn, int a, const SeenStep& step, std::int64_t bytes);
 
