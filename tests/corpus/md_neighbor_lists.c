@@ -22,6 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* CHECK_DISPLACEMENT 1 (md_displacement_check.c): the lists are rebuilt
+ * when an atom has moved half the skin since the last rebuild, checked
+ * every step once CHECK_DELAY steps have passed (a flag reduced by
+ * MPI_Allreduce), as LAMMPS's "neigh_modify delay 5 check yes": rebuilds
+ * come as far apart as the atoms' motion says, not every REBUILD_EVERY
+ * steps. */
+#ifndef CHECK_DISPLACEMENT
+#define CHECK_DISPLACEMENT 0
+#define PROGRAM "md_neighbor_lists"
+#endif
+#define CHECK_DELAY 5
+
 #define CUTOFF 2.5
 #define SKIN 0.3
 #define REBUILD_EVERY 20
@@ -37,6 +49,7 @@ static int rank, size, left, right;
 static double box[3], lo, hi;
 static Atom* atoms; /* owned atoms, then ghosts */
 static double (*force)[3];
+static double (*x_at_rebuild)[3]; /* owned atoms' positions at the last rebuild */
 static int owned, ghosts, capacity;
 static int* face; /* owned atoms on the left face, sent as the left neighbour's ghosts */
 static int faced;
@@ -58,6 +71,7 @@ static void reserve(int atoms_needed) {
   capacity = 2 * atoms_needed;
   atoms = grow(atoms, sizeof(Atom) * (size_t)capacity);
   force = grow(force, sizeof(double[3]) * (size_t)capacity);
+  x_at_rebuild = grow(x_at_rebuild, sizeof(double[3]) * (size_t)capacity);
   face = grow(face, sizeof(int) * (size_t)capacity);
   pairs_first = grow(pairs_first, sizeof(int) * (size_t)(capacity + 1));
 }
@@ -232,6 +246,23 @@ static double compute_forces(void) {
   return potential;
 }
 
+/* Whether any rank's atom moved half the skin since the last rebuild. */
+static int moved_too_far(void) {
+  int mine = 0, any = 0;
+  for (int i = 0; i < owned && !mine; ++i) {
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) d2 += (atoms[i].x[k] - x_at_rebuild[i][k]) * (atoms[i].x[k] - x_at_rebuild[i][k]);
+    mine = d2 > 0.25 * SKIN * SKIN;
+  }
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return any;
+}
+
+static int rebuild_due(int step, int last_rebuild) {
+  if (!CHECK_DISPLACEMENT) return step % REBUILD_EVERY == 0;
+  return step == 0 || (step - last_rebuild >= CHECK_DELAY && moved_too_far());
+}
+
 /* The ghosts' forces go back to the atoms they are images of. */
 static void send_ghost_forces(double* received) {
   exchange(force[owned], 3 * ghosts, right, received, 3 * faced, left, 6);
@@ -248,21 +279,25 @@ int main(int argc, char** argv) {
   const int cells = argc > 1 ? atoi(argv[1]) : 8;
   const int steps = argc > 2 ? atoi(argv[2]) : 600;
   if (cells < 2 || steps < 1) {
-    if (rank == 0) fprintf(stderr, "usage: md_neighbor_lists [cells >= 2 [steps >= 1]]\n");
+    if (rank == 0) fprintf(stderr, "usage: " PROGRAM " [cells >= 2 [steps >= 1]]\n");
     MPI_Finalize();
     return 2;
   }
   make_lattice(cells);
   double *positions_out = NULL, *positions_in = NULL, *forces_in = NULL;
   double energies[2] = {0, 0}, totals[2] = {0, 0};
+  int last_rebuild = 0, rebuilds = 0;
 
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   for (int step = 0; step < steps; ++step) {
-    if (step % REBUILD_EVERY == 0) {
+    if (rebuild_due(step, last_rebuild)) {
       migrate();
       send_faces();
       build_neighbour_lists();
+      for (int i = 0; i < owned; ++i) memcpy(x_at_rebuild[i], atoms[i].x, sizeof(double[3]));
+      last_rebuild = step;
+      ++rebuilds;
       positions_out = grow(positions_out, sizeof(double[3]) * (size_t)(faced + 1));
       positions_in = grow(positions_in, sizeof(double[3]) * (size_t)(ghosts + 1));
       forces_in = grow(forces_in, sizeof(double[3]) * (size_t)(faced + 1));
@@ -292,6 +327,7 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     printf("result atoms %ld\n", atoms_total);
     printf("result energy %.6e\n", (totals[0] + totals[1]) / (double)atoms_total);
+    printf("result rebuilds %d\n", rebuilds);
     printf("loop: %d iterations, %.6f s, %.6e s per iteration\n", steps, seconds, seconds / steps);
   }
   free(positions_out);
@@ -299,6 +335,7 @@ int main(int argc, char** argv) {
   free(forces_in);
   free(atoms);
   free(force);
+  free(x_at_rebuild);
   free(face);
   free(pairs_first);
   free(pairs);
