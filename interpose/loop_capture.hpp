@@ -56,6 +56,7 @@ class LoopCapture {
   void conclude(Runtime& rt);
   double loop_time(Runtime& rt) const;
   void count_boundaries() const;
+  bool count_whole_run(Runtime& rt) const;
   void keep_period_time(double seconds);
   std::optional<double> pace(double seconds, std::int64_t periods) const;
 
@@ -63,6 +64,7 @@ class LoopCapture {
   bool detecting_ = true;
   bool virtual_ = false;  // loops are timed with the virtual clock
   double started_at_ = 0;
+  double first_call_at_ = -1;  // when the first call detection saw ended
   bool captured_ = false;
   std::int64_t capture_loop_ = 0;  // the loop being captured
   std::int64_t capture_end_call_ = -1;

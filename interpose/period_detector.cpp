@@ -29,7 +29,7 @@ std::size_t kind_slot(int kind) { return static_cast<std::size_t>(kind) % kKinds
 
 PeriodDetector::PeriodDetector()
     : ring_(kRing), kinds_(kRing, 0), times_(kRing, 0), last_seen_(kLastSeen),
-      kind_counts_(kKinds, 0),
+      kind_counts_(kKinds, 0), kind_totals_(kKinds, 0),
       followed_(static_cast<std::size_t>(kMaxPeriod) + 1, 0) {}
 
 void PeriodDetector::observe(const CallSignature& call, int kind, double time, bool collective_io) {
@@ -42,6 +42,7 @@ void PeriodDetector::observe(const CallSignature& call, int kind, double time, b
   ring_[at(i)] = here;
   kinds_[at(i)] = kind;
   times_[at(i)] = time;
+  ++kind_totals_[kind_slot(kind)];
   ++calls_;
 
   // The distances to the last two calls alike are the periods this call
@@ -297,6 +298,8 @@ const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {
   }
   return best().id == id ? &best() : nullptr;
 }
+
+std::int64_t PeriodDetector::calls_of(int kind) const { return kind_totals_[kind_slot(kind)]; }
 
 bool PeriodDetector::same(std::int64_t a, std::int64_t b) const {
   return same_call(ring_[at(a)], ring_[at(b)]);

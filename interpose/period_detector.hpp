@@ -119,6 +119,8 @@ class PeriodDetector {
     return best_slot_ < 0 ? best_ : candidates_[static_cast<std::size_t>(best_slot_)].loop;
   }
   std::int64_t calls() const { return calls_; }
+  // The calls of function `kind` so far, in loops or not.
+  std::int64_t calls_of(int kind) const;
 
  private:
   // Where a loop broke off: the call, and its signature.
@@ -167,6 +169,7 @@ class PeriodDetector {
   std::vector<double> times_;
   std::vector<LastSeen> last_seen_;  // direct-mapped by signature
   mutable std::vector<std::int32_t> kind_counts_;  // scratch of boundary_of, all zero between calls
+  std::vector<std::int64_t> kind_totals_;          // calls of each kind so far (calls_of())
   std::array<Candidate, kCandidates> candidates_{};
   // The call each candidate was proposed at (read by weak proposals only).
   std::array<std::int64_t, kCandidates> proposed_at_{};

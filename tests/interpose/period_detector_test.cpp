@@ -43,6 +43,27 @@ TEST(PeriodDetector, ALoopAfterThreeRepetitions) {
   EXPECT_NEAR(r.d.best().seconds(), 15 * kMs, 1e-9);
 }
 
+// Every call of a kind is counted, in a loop or out of one (a setup call,
+// the calls of a break): the run's iterations of a loop whose length varies
+// are counted by them (loop_capture.cpp, kMissedIterations), where the
+// loop's own count leaves out the periods it broke off in.
+TEST(PeriodDetector, CountsEveryCallOfAKind) {
+  Rank r;
+  r.calls({7, 8}, kUs);
+  const std::vector<int> period = {7, 1, 2, 1, 2};
+  for (int k = 0; k < 6; ++k) r.calls(period, kMs);
+  r.calls({7, 1, 2, 3, 1, 2}, kMs);  // a longer period breaks the loop off
+  for (int k = 0; k < 4; ++k) r.calls(period, kMs);
+  EXPECT_EQ(r.d.calls_of(7), 12);
+  EXPECT_EQ(r.d.calls_of(1), 2 * 11);
+  EXPECT_EQ(r.d.calls_of(3), 1);
+  EXPECT_EQ(r.d.calls_of(5), 0);
+  ASSERT_NE(r.d.live(), nullptr);
+  EXPECT_EQ(r.d.live()->period, 5);
+  // The loop's own count of its boundary calls leaves the broken period out.
+  EXPECT_LT(r.d.live()->boundary.seen, r.d.calls_of(r.d.live()->boundary.kind));
+}
+
 // A capture begins where the program's iteration begins, whichever call
 // the loop was found at: after a setup call that is no part of it, at its
 // first call (1), every period.
