@@ -8,6 +8,7 @@
 // few. The ranks' captures meet at MPI_Finalize.
 // Any whole period is an iteration: a capture may begin mid-loop, the model
 // needs a whole, steady one (docs/interpose.md, "Which iteration").
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -82,6 +83,8 @@ class LoopCapture {
   } paced_from_;
   // The loop captured, its statistics kept current while the calls are in it.
   PeriodDetector::Loop captured_loop_;
+  // The functions of its captured period and their calls (count_whole_run()).
+  std::array<PeriodDetector::KindCalls, PeriodDetector::kPeriodKinds> captured_kinds_{};
   double concluded_at_ = -1;  // when detection stopped (< 0: it went on to MPI_Finalize)
   // Time between calls while detecting, after the first call. Relaxed: a
   // call of another thread may lose one add, which the comparison it is

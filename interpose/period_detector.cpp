@@ -301,6 +301,22 @@ const PeriodDetector::Loop* PeriodDetector::find(std::int64_t id) const {
 
 std::int64_t PeriodDetector::calls_of(int kind) const { return kind_totals_[kind_slot(kind)]; }
 
+std::array<PeriodDetector::KindCalls, PeriodDetector::kPeriodKinds> PeriodDetector::kinds_of_last(int period) const {
+  std::array<KindCalls, kPeriodKinds> kinds{};
+  const std::int64_t first = std::max<std::int64_t>(0, calls_ - period);
+  std::vector<std::int32_t>& counts = kind_counts_;
+  for (std::int64_t j = first; j < calls_; ++j) ++counts[kind_slot(kinds_[at(j)])];
+  std::size_t n = 0;
+  for (std::int64_t j = first; j < calls_ && n < kinds.size(); ++j) {
+    std::int32_t& count = counts[kind_slot(kinds_[at(j)])];
+    if (count == 0) continue;  // taken already
+    kinds[n++] = {kinds_[at(j)], count};
+    count = 0;
+  }
+  for (std::int64_t j = first; j < calls_; ++j) counts[kind_slot(kinds_[at(j)])] = 0;
+  return kinds;
+}
+
 bool PeriodDetector::same(std::int64_t a, std::int64_t b) const {
   return same_call(ring_[at(a)], ring_[at(b)]);
 }

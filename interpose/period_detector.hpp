@@ -121,6 +121,14 @@ class PeriodDetector {
   std::int64_t calls() const { return calls_; }
   // The calls of function `kind` so far, in loops or not.
   std::int64_t calls_of(int kind) const;
+  // The functions of the last `period` calls and how many calls of each,
+  // in the order they first came (the first kPeriodKinds functions).
+  struct KindCalls {
+    int kind = 0;
+    int calls = 0;  // 0: none
+  };
+  static constexpr int kPeriodKinds = 8;
+  std::array<KindCalls, kPeriodKinds> kinds_of_last(int period) const;
 
  private:
   // Where a loop broke off: the call, and its signature.

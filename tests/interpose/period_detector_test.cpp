@@ -62,6 +62,17 @@ TEST(PeriodDetector, CountsEveryCallOfAKind) {
   EXPECT_EQ(r.d.live()->period, 5);
   // The loop's own count of its boundary calls leaves the broken period out.
   EXPECT_LT(r.d.live()->boundary.seen, r.d.calls_of(r.d.live()->boundary.kind));
+  // The last period's functions, in the order they came, and their calls.
+  const auto kinds = r.d.kinds_of_last(5);
+  EXPECT_EQ(kinds[0].kind, 7);
+  EXPECT_EQ(kinds[0].calls, 1);
+  EXPECT_EQ(kinds[1].kind, 1);
+  EXPECT_EQ(kinds[1].calls, 2);
+  EXPECT_EQ(kinds[2].kind, 2);
+  EXPECT_EQ(kinds[2].calls, 2);
+  EXPECT_EQ(kinds[3].calls, 0);
+  // And the scratch it counts them in is left clear: the same again.
+  EXPECT_EQ(r.d.kinds_of_last(5)[1].calls, 2);
 }
 
 // A capture begins where the program's iteration begins, whichever call
