@@ -90,6 +90,10 @@ class Aligner {
   // The cut (and shift) of every rank, the captured start first.
   bool search();
   const std::vector<int>& cuts() const { return cut_; }
+  // Where search() finds none: the cut of every rank that begins its
+  // period at the same one of its collectives, where every rank's lie at
+  // the same distances from one another (none where they do not).
+  std::optional<std::vector<int>> cuts_at_a_collective() const;
   const std::string& problem() const { return problem_; }
   const Period& period(std::size_t r) const { return periods_[r]; }
 
@@ -293,18 +297,91 @@ bool Aligner::search() {
   return true;
 }
 
+// Each rank's collectives, by the distances (in operations) from each to
+// the next around the period, read from the one where they are least
+// (lexicographically): the same collective on every rank whose period
+// holds the same pattern, wherever it was captured from.
+std::optional<std::vector<int>> Aligner::cuts_at_a_collective() const {
+  std::vector<int> cuts(records_.size(), 0);
+  std::optional<std::vector<int>> pattern;
+  for (std::size_t r = 0; r < records_.size(); ++r) {
+    if (!in(r)) continue;
+    if (collective_[r] < 0) return std::nullopt;
+    const Period& p = periods_[r];
+    const std::vector<int>& at = p.positions[static_cast<std::size_t>(collective_[r])];
+    const std::size_t k = at.size();
+    const auto distances_from = [&](std::size_t first) {
+      std::vector<int> d(k);
+      for (std::size_t j = 0; j < k; ++j) {
+        const std::size_t i = (first + j) % k;
+        d[j] = (i + 1 < k ? at[i + 1] : at[0] + p.ops) - at[i];
+      }
+      return d;
+    };
+    std::size_t first = 0;
+    std::vector<int> least = distances_from(0);
+    for (std::size_t i = 1; i < k; ++i) {
+      std::vector<int> d = distances_from(i);
+      if (d < least) {
+        least = std::move(d);
+        first = i;
+      }
+    }
+    if (pattern && *pattern != least) return std::nullopt;
+    pattern = std::move(least);
+    cuts[r] = at[first];
+  }
+  return cuts;
+}
+
+// Rotates every rank's period at its cut (`result` says which were).
+void rotate(std::vector<RankRecord>& records, const Aligner& aligner, const std::vector<int>& cuts,
+            PeriodAlignment& result);
+
 }  // namespace
 
 PeriodAlignment align_periods(std::vector<RankRecord>& records) {
   PeriodAlignment result;
   Aligner aligner(records);
-  if (!aligner.prepare() || !aligner.search()) {
+  if (!aligner.prepare()) {
     result.problem = aligner.problem();
     return result;
   }
+  std::vector<int> cuts;
+  if (aligner.search()) {
+    cuts = aligner.cuts();
+  } else if (std::optional<std::vector<int>> at = aligner.cuts_at_a_collective()) {
+    cuts = std::move(*at);
+    result.at_a_collective = true;
+  } else {
+    result.problem = aligner.problem();
+    return result;
+  }
+  rotate(records, aligner, cuts, result);
+  return result;
+}
+
+PeriodAlignment align_at_a_collective(std::vector<RankRecord>& records) {
+  PeriodAlignment result;
+  Aligner aligner(records);
+  std::optional<std::vector<int>> cuts;
+  if (aligner.prepare()) cuts = aligner.cuts_at_a_collective();
+  if (!cuts) {
+    result.problem = "the ranks' captured periods hold their collectives at different places";
+    return result;
+  }
+  result.at_a_collective = true;
+  rotate(records, aligner, *cuts, result);
+  return result;
+}
+
+namespace {
+
+void rotate(std::vector<RankRecord>& records, const Aligner& aligner, const std::vector<int>& cuts,
+            PeriodAlignment& result) {
   result.aligned = true;
   for (std::size_t r = 0; r < records.size(); ++r) {
-    const int cut = aligner.cuts()[r];
+    const int cut = cuts[r];
     if (cut == 0) continue;
     RankRecord& record = records[r];
     record.sections = rotate_period(record.sections, cut);
@@ -314,7 +391,8 @@ PeriodAlignment align_periods(std::vector<RankRecord>& records) {
     }
     result.rotated.push_back(static_cast<int>(r));
   }
-  return result;
 }
+
+}  // namespace
 
 }  // namespace mheta::interpose

@@ -22,6 +22,12 @@ namespace mheta::interpose {
 
 struct PeriodAlignment {
   bool aligned = false;      // the periods hold one window of the run now (perhaps as captured)
+  // No rotation made them one window (a loop whose length varies: each
+  // rank's period is another iteration of it, and the numbers of their
+  // messages since MPI_Init differ by no whole number of periods), and
+  // each begins at the same one of its collectives instead: the same
+  // point of the loop's pattern on every rank.
+  bool at_a_collective = false;
   std::vector<int> rotated;  // ranks whose period begins elsewhere now
   // Why no rotation lines them up (empty when aligned, or when a record
   // does not say where its period began).
@@ -32,5 +38,13 @@ struct PeriodAlignment {
 // it can (the captured start first, rank by rank along the channels); the
 // records stay as they are when no rotation lines them up.
 PeriodAlignment align_periods(std::vector<RankRecord>& records);
+
+// Rotates every rank's period to begin at the same one of its collectives
+// (Aligner::cuts_at_a_collective in the .cpp), whatever the numbers of its
+// messages say: for periods whose numbers agree on a rotation the replay
+// still refuses (each rank's period another iteration of a loop whose
+// length varies). The records stay as they are where the ranks' periods
+// hold their collectives at different places.
+PeriodAlignment align_at_a_collective(std::vector<RankRecord>& records);
 
 }  // namespace mheta::interpose

@@ -162,6 +162,25 @@ void start_profile_gather(MPI_Comm comm, RankRecord record, ProfileGather& g) {
 
 namespace {
 
+// The profile the records make, with what assembling them says.
+struct Assembled {
+  model::Profile profile;
+  std::vector<std::string> warnings;
+  std::int64_t dropped_transfers = 0;
+  std::optional<std::string> misfit;  // why the model refuses it, if it does
+};
+
+Assembled assemble(std::vector<RankRecord>& records, const Settings& settings) {
+  Assembled a;
+  a.dropped_transfers = pair_window_transfers(records).dropped;
+  a.profile = assemble_profile(
+      records,
+      {program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations, row_weights(settings)},
+      a.warnings);
+  a.misfit = iterations_misfit(a.profile);
+  return a;
+}
+
 // Rank 0, every record gathered: the profile assembled and written.
 // Returns whether it was.
 int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
@@ -183,19 +202,31 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
     // Each rank captured its period on its own, wherever its loop let it
     // begin (at another step, whose tags may differ): one window of the
     // run, in every channel, before they meet.
-    if (settings.capture == CaptureMode::automatic) pair_step_tags(records);
-    const PeriodAlignment alignment =
-        settings.capture == CaptureMode::automatic ? align_periods(records) : PeriodAlignment{};
-    const WindowTransfers transfers = pair_window_transfers(records);
-    if (transfers.dropped > 0) warn(dropped_transfers_message(transfers.dropped));
-    std::vector<std::string> warnings;
-    const model::Profile profile = assemble_profile(
-        records,
-        {program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations, row_weights(settings)},
-        warnings);
-    for (const std::string& w : warnings) warn(w);
+    const bool automatic = settings.capture == CaptureMode::automatic;
+    if (automatic) pair_step_tags(records);
+    std::vector<RankRecord> as_captured = automatic ? records : std::vector<RankRecord>{};
+    PeriodAlignment alignment = automatic ? align_periods(records) : PeriodAlignment{};
+    Assembled assembled = assemble(records, settings);
+    // Messages whose numbers agree are no proof of one window where each
+    // rank's period is another iteration (a loop whose length varies): a
+    // rotation that pairs them may still deadlock, where beginning every
+    // period at the same collective does not.
+    if (assembled.misfit && automatic && !alignment.at_a_collective) {
+      const PeriodAlignment at_a_collective = align_at_a_collective(as_captured);
+      if (at_a_collective.aligned) {
+        Assembled again = assemble(as_captured, settings);
+        if (!again.misfit) {
+          alignment = at_a_collective;
+          assembled = std::move(again);
+          records = std::move(as_captured);
+        }
+      }
+    }
+    if (assembled.dropped_transfers > 0) warn(dropped_transfers_message(assembled.dropped_transfers));
+    for (const std::string& w : assembled.warnings) warn(w);
+    const model::Profile& profile = assembled.profile;
     note_other_threads(records);
-    if (const auto problem = iterations_misfit(profile)) warn(misfit_message(*problem, alignment, settings));
+    if (assembled.misfit) warn(misfit_message(*assembled.misfit, alignment, settings));
     model::write_text_file_atomically(settings.profile_path, profile_text(profile, first_source(settings)));
     written_profile().profile = profile;
     return 1;

@@ -110,6 +110,62 @@ TEST(PeriodAlignment, CollectivesKeepOneOrderOnEveryRank) {
   EXPECT_FALSE(iterations_misfit(profile_of(records)));
 }
 
+// A loop whose length varies: each rank captured another iteration of it,
+// and a longer one before rank 1's held one more collective, so the
+// numbers of their messages since MPI_Init agree on a rotation that pairs
+// rank 0's first reduction with rank 1's second, which the replay refuses.
+// Each period begins at the same collective instead, where their
+// collectives lie alike (distances 5 and 3), and fits.
+TEST(PeriodAlignment, PeriodsOfALoopWhoseLengthVariesBeginAtTheSameCollective) {
+  model::CommOp allreduce = op(model::CommKind::collective, -1, 0, 8);
+  allreduce.collective = model::Collective::allreduce;
+  const auto step = [&](int peer) {
+    return Step{1e-3,
+                {op(model::CommKind::send, peer, 5, 8), op(model::CommKind::recv, peer, 5, 8), allreduce,
+                 op(model::CommKind::send, peer, 6, 8), op(model::CommKind::recv, peer, 6, 8),
+                 op(model::CommKind::send, peer, 7, 8), op(model::CommKind::recv, peer, 7, 8), allreduce}};
+  };
+  std::vector<RankRecord> records = {captured(0, step(1), 3, 0), captured(1, step(0), 5, 3)};
+  for (ChannelStart& c : records[1].channel_starts) {
+    if (c.channel.kind == model::CommKind::collective) c.first += 1;
+  }
+  ASSERT_TRUE(iterations_misfit(profile_of(records)));
+  std::vector<RankRecord> by_numbers = records;
+  EXPECT_TRUE(align_periods(by_numbers).aligned);
+  EXPECT_TRUE(iterations_misfit(profile_of(by_numbers)));
+  const PeriodAlignment alignment = align_at_a_collective(records);
+  EXPECT_TRUE(alignment.aligned) << alignment.problem;
+  EXPECT_TRUE(alignment.at_a_collective);
+  EXPECT_FALSE(iterations_misfit(profile_of(records)));
+  for (const RankRecord& r : records) {  // both begin at the collective 3 operations after the other
+    ASSERT_FALSE(r.sections.empty());
+    ASSERT_FALSE(r.sections.front().comm.empty());
+    EXPECT_EQ(r.sections.front().comm.front().kind, model::CommKind::collective) << r.rank;
+  }
+}
+
+// Collectives alike on every rank are no reason to rotate periods whose
+// collectives lie differently: then nothing lines them up.
+TEST(PeriodAlignment, CollectivesThatLieDifferentlyAreNotLinedUp) {
+  model::CommOp allreduce = op(model::CommKind::collective, -1, 0, 8);
+  allreduce.collective = model::Collective::allreduce;
+  const auto step = [&](int peer, bool late) {
+    Step s{1e-3, {op(model::CommKind::send, peer, 5, 8), op(model::CommKind::recv, peer, 5, 8), allreduce,
+                  op(model::CommKind::send, peer, 6, 8), op(model::CommKind::recv, peer, 6, 8), allreduce}};
+    if (late) std::swap(s.ops[2], s.ops[3]);
+    return s;
+  };
+  std::vector<RankRecord> records = {captured(0, step(1, false), 3, 0), captured(1, step(0, true), 5, 1)};
+  for (ChannelStart& c : records[1].channel_starts) {
+    if (c.channel.kind == model::CommKind::collective) c.first += 1;
+  }
+  const Shape before = shape_of(records[1].sections);
+  const PeriodAlignment alignment = align_at_a_collective(records);
+  EXPECT_FALSE(alignment.aligned);
+  EXPECT_FALSE(alignment.at_a_collective);
+  EXPECT_EQ(shape_of(records[1].sections), before);
+}
+
 // Periods captured from the same place of the step already fit: nothing is
 // rotated. A rank idle in the loop (no sections) and one that only computes
 // (no message) take no part.
