@@ -143,7 +143,7 @@ bool LoopCapture::count_whole_run(Runtime& rt) const {
   if (!captured_ || b.per_period <= 0 || first_call_at_ < 0) return false;
   const double in_loop = static_cast<double>(b.seen / b.per_period);
   const double seconds = loop_time(rt) - first_call_at_;
-  const auto counts = [&](const PeriodDetector::KindCalls& k) {
+  const auto keeps_pace = [&](const PeriodDetector::KindCalls& k) {
     if (k.calls <= 0) return false;
     const std::int64_t whole = detector_.calls_of(k.kind) / k.calls;
     if (static_cast<double>(whole) <= (1 + kMissedIterations) * in_loop) return false;
@@ -158,7 +158,7 @@ bool LoopCapture::count_whole_run(Runtime& rt) const {
     return x.calls > 0 && (y.calls == 0 || x.calls < y.calls);
   });
   for (const PeriodDetector::KindCalls& k : order) {
-    if (!counts(k)) continue;
+    if (!keeps_pace(k)) continue;
     interpose::count_boundaries(static_cast<Fn>(k.kind), k.calls, detector_.calls_of(k.kind));
     return true;
   }

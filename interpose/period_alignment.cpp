@@ -90,9 +90,9 @@ class Aligner {
   // The cut (and shift) of every rank, the captured start first.
   bool search();
   const std::vector<int>& cuts() const { return cut_; }
-  // Where search() finds none: the cut of every rank that begins its
-  // period at the same one of its collectives, where every rank's lie at
-  // the same distances from one another (none where they do not).
+  // The cut of every rank that begins its period at the same one of its
+  // collectives, where every rank's lie at the same distances from one
+  // another (none where they do not).
   std::optional<std::vector<int>> cuts_at_a_collective() const;
   const std::string& problem() const { return problem_; }
   const Period& period(std::size_t r) const { return periods_[r]; }
@@ -343,21 +343,11 @@ void rotate(std::vector<RankRecord>& records, const Aligner& aligner, const std:
 PeriodAlignment align_periods(std::vector<RankRecord>& records) {
   PeriodAlignment result;
   Aligner aligner(records);
-  if (!aligner.prepare()) {
+  if (!aligner.prepare() || !aligner.search()) {
     result.problem = aligner.problem();
     return result;
   }
-  std::vector<int> cuts;
-  if (aligner.search()) {
-    cuts = aligner.cuts();
-  } else if (std::optional<std::vector<int>> at = aligner.cuts_at_a_collective()) {
-    cuts = std::move(*at);
-    result.at_a_collective = true;
-  } else {
-    result.problem = aligner.problem();
-    return result;
-  }
-  rotate(records, aligner, cuts, result);
+  rotate(records, aligner, aligner.cuts(), result);
   return result;
 }
 

@@ -22,11 +22,8 @@ namespace mheta::interpose {
 
 struct PeriodAlignment {
   bool aligned = false;      // the periods hold one window of the run now (perhaps as captured)
-  // No rotation made them one window (a loop whose length varies: each
-  // rank's period is another iteration of it, and the numbers of their
-  // messages since MPI_Init differ by no whole number of periods), and
-  // each begins at the same one of its collectives instead: the same
-  // point of the loop's pattern on every rank.
+  // Each begins at the same one of its collectives (align_at_a_collective),
+  // not where the numbers of its messages say.
   bool at_a_collective = false;
   std::vector<int> rotated;  // ranks whose period begins elsewhere now
   // Why no rotation lines them up (empty when aligned, or when a record
@@ -41,10 +38,12 @@ PeriodAlignment align_periods(std::vector<RankRecord>& records);
 
 // Rotates every rank's period to begin at the same one of its collectives
 // (Aligner::cuts_at_a_collective in the .cpp), whatever the numbers of its
-// messages say: for periods whose numbers agree on a rotation the replay
-// still refuses (each rank's period another iteration of a loop whose
-// length varies). The records stay as they are where the ranks' periods
-// hold their collectives at different places.
+// messages say: for periods that no rotation by the numbers makes one
+// window the replay accepts (each rank's period another iteration of a
+// loop whose length varies: the numbers differ by no whole number of
+// periods, or agree by chance on a rotation that pairs a reduction with
+// the next). The records stay as they are where the ranks' periods hold
+// their collectives at different places.
 PeriodAlignment align_at_a_collective(std::vector<RankRecord>& records);
 
 }  // namespace mheta::interpose

@@ -207,11 +207,11 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
     std::vector<RankRecord> as_captured = automatic ? records : std::vector<RankRecord>{};
     PeriodAlignment alignment = automatic ? align_periods(records) : PeriodAlignment{};
     Assembled assembled = assemble(records, settings);
-    // Messages whose numbers agree are no proof of one window where each
-    // rank's period is another iteration (a loop whose length varies): a
-    // rotation that pairs them may still deadlock, where beginning every
-    // period at the same collective does not.
-    if (assembled.misfit && automatic && !alignment.at_a_collective) {
+    // Where each rank's period is another iteration (a loop whose length
+    // varies), the numbers of their messages line up no rotation, or one
+    // that still deadlocks; beginning every period at the same collective
+    // may not.
+    if (assembled.misfit && automatic) {
       const PeriodAlignment at_a_collective = align_at_a_collective(as_captured);
       if (at_a_collective.aligned) {
         Assembled again = assemble(as_captured, settings);
