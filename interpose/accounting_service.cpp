@@ -295,6 +295,17 @@ void AccountingService::end_iteration(Runtime& rt, double t, Boundary source, st
   queued_start_ = queued;
 }
 
+// The run's count settled at its end with the same function and stride
+// moved by `shift` iterations (a loop whose length varies, counted from
+// the loop's own count during the run and over every call of the run at
+// its end: md_displacement_check): the records were cut at the same calls
+// and are numbered as the run's iterations now are. A sampled run's by a
+// multiple of its stride, so that its records stay the multiples of it:
+// up to a stride from the run's numbers.
+void AccountingService::renumber(std::int64_t shift) {
+  skipped_ = std::max<std::int64_t>(0, skipped_ + shift / every_ * every_);
+}
+
 void AccountingService::drop_records() {
   iterations_.clear();
   queued_.clear();
@@ -331,6 +342,7 @@ void AccountingService::on_finish(Runtime& rt) {
   const int counted = g_boundary_fn.load(std::memory_order_relaxed);
   // With it, how many of the run's iterations its records skip.
   const bool by_call = boundary_ == Boundary::call;
+  if (by_call && boundary_generation() == generation_) renumber(boundaries_renumbered());
   // And the stride of its sampled records.
   const std::array<std::int64_t, 4> my_call = {by_call ? counted : -1, boundary_every(), by_call ? skipped_ : 0,
                                                every_};

@@ -61,6 +61,8 @@ class AccountingService final : public Service {
   // The records so far are of iterations that do not count (another
   // source, another loop's boundary).
   void drop_records();
+  // The records renumbered by the run's count settled at its end.
+  void renumber(std::int64_t shift);
   // The compute up to `t` (the end of the last call or boundary to `t`).
   void add_compute(double t);
   // The run's iteration `iteration` (as `source` counts them) ended at

@@ -12,6 +12,7 @@ namespace {
 std::int64_t g_every = 1;
 std::int64_t g_seen_before = 0;
 std::int64_t g_generation = 0;
+std::int64_t g_renumbered = 0;
 }  // namespace
 
 void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
@@ -23,6 +24,15 @@ void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
   g_wake_at_calls.store(-1, std::memory_order_relaxed);
   g_boundary_fn.store(static_cast<int>(fn), std::memory_order_relaxed);
 }
+
+void settle_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before) {
+  const std::int64_t before = boundaries_counted();
+  const std::int64_t generation = g_generation;
+  count_boundaries(fn, every, seen_before);
+  g_renumbered = g_generation == generation ? boundaries_counted() - before : 0;
+}
+
+std::int64_t boundaries_renumbered() { return g_renumbered; }
 
 std::int64_t boundary_every() { return g_every; }
 

@@ -45,6 +45,15 @@ inline void count_boundary_call(Fn fn) {
 // `every`-th, `seen_before` of them were made before.
 void count_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before);
 
+// At the run's end, the count settled once more (automatic capture: the
+// loop's iterations as the detector saw them, or every call of the run:
+// loop_capture.hpp), as count_boundaries does.
+void settle_boundaries(Fn fn, std::int64_t every, std::int64_t seen_before);
+// By how many iterations settling moved the count while the function and
+// its `every` stayed: the iterations cut so far keep their places and are
+// renumbered by it (0 when nothing was settled, or the function changed).
+std::int64_t boundaries_renumbered();
+
 // The iterations ended so far (0: nothing counted).
 std::int64_t boundaries_counted();
 // Every how many calls of the counted function an iteration ends.

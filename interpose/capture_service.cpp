@@ -27,6 +27,10 @@ void CaptureService::on_start(Runtime& rt) {
   }
 }
 
+void CaptureService::on_run_end(Runtime& rt) {
+  if (mode_ == CaptureMode::automatic) loop_.settle_count(rt);
+}
+
 void CaptureService::on_finish(Runtime& rt) {
   if (mode_ == CaptureMode::automatic) loop_.finish(rt);
 }

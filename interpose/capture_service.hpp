@@ -17,6 +17,7 @@ class CaptureService final : public Service {
  public:
   const char* name() const override { return "capture"; }
   void on_start(Runtime& rt) override;
+  void on_run_end(Runtime& rt) override;
   void on_finish(Runtime& rt) override;
   bool keeps_engaged(const Runtime& rt) const override { return follows_calls(rt); }
   bool follows_calls(const Runtime& rt) const override;

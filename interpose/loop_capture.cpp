@@ -129,7 +129,8 @@ void LoopCapture::conclude(Runtime& rt) {
 // The run's iterations: the captured loop's, counted by the detector to
 // here, and from here on by the wrappers, with one compare a call
 // (boundary_counter.hpp). Called when the loop is captured, and again when
-// detection concludes or the run ends, with the detector's count then.
+// detection concludes, with the detector's count then (at the run's end,
+// settle_count()).
 void LoopCapture::count_boundaries() const {
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
   if (captured_ && b.per_period > 0) interpose::count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
@@ -137,7 +138,7 @@ void LoopCapture::count_boundaries() const {
 
 // The run's iterations counted by every call of one of the captured
 // period's functions since the first call (kMissedIterations); whether
-// they were.
+// they were (then settled: boundary_counter.hpp).
 bool LoopCapture::count_whole_run(Runtime& rt) const {
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
   if (!captured_ || b.per_period <= 0 || first_call_at_ < 0) return false;
@@ -159,16 +160,22 @@ bool LoopCapture::count_whole_run(Runtime& rt) const {
   });
   for (const PeriodDetector::KindCalls& k : order) {
     if (!keeps_pace(k)) continue;
-    interpose::count_boundaries(static_cast<Fn>(k.kind), k.calls, detector_.calls_of(k.kind));
+    settle_boundaries(static_cast<Fn>(k.kind), k.calls, detector_.calls_of(k.kind));
     return true;
   }
   return false;
 }
 
-void LoopCapture::finish(Runtime& rt) {
+void LoopCapture::settle_count(Runtime& rt) {
   // The loop's whole count, as the detector saw it, or the run's.
-  const bool whole_run = detecting_ && count_whole_run(rt);
-  if (detecting_ && !whole_run) count_boundaries();
+  whole_run_ = detecting_ && count_whole_run(rt);
+  const PeriodDetector::Boundary& b = captured_loop_.boundary;
+  if (detecting_ && !whole_run_ && captured_ && b.per_period > 0) {
+    settle_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
+  }
+}
+
+void LoopCapture::finish(Runtime& rt) {
   const double run = (virtual_ ? rt.clock().now() : now_s()) - started_at_;
   if (!captured_ || !rt.captured()) {
     if (detecting_) rt.set_loop_times({-1, compute_s_.load()});
@@ -177,7 +184,7 @@ void LoopCapture::finish(Runtime& rt) {
   // How sure the capture is: the loop's repetitions, and its share of the
   // run, from MPI_Init to now. Once detection concluded, the loop is taken
   // to go on at the pace it had then, for the iterations counted since.
-  double loop = whole_run ? loop_time(rt) - first_call_at_ : captured_loop_.seconds();
+  double loop = whole_run_ ? loop_time(rt) - first_call_at_ : captured_loop_.seconds();
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
   if (concluded_at_ >= 0 && b.per_period > 0) {
     const std::int64_t then = std::max<std::int64_t>(1, b.seen / b.per_period);
@@ -191,7 +198,7 @@ void LoopCapture::finish(Runtime& rt) {
   // it took). Once detection concluded, to the run's end, whatever the run
   // did after the loop.
   const double paced_to = concluded_at_ >= 0 ? started_at_ + run : captured_loop_.end_time;
-  const std::optional<double> paced = whole_run ? pace(loop, boundaries_counted())
+  const std::optional<double> paced = whole_run_ ? pace(loop, boundaries_counted())
                                                 : pace(paced_to - paced_from_.time,
                                                        boundaries_counted() - paced_from_.iterations);
   rt.set_capture_confidence({captured_loop_.repetitions(), run > 0 ? std::clamp(loop / run, 0.0, 1.0) : 0.0, paced});

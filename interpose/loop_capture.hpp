@@ -49,8 +49,12 @@ class LoopCapture {
     if (detector_.calls() == 0) return;
     compute_s_.store(compute_s_.load(std::memory_order_relaxed) + seconds, std::memory_order_relaxed);
   }
-  // MPI_Finalize: the run's iterations and how sure the capture is, for
-  // the profile.
+  // MPI_Finalize, before any service finishes: the run's iterations, as the
+  // detector saw the loop or counted over the whole run (the accounting's
+  // records are numbered by them).
+  void settle_count(Runtime& rt);
+  // MPI_Finalize, after settle_count(): how sure the capture is, for the
+  // profile.
   void finish(Runtime& rt);
 
  private:
@@ -66,6 +70,7 @@ class LoopCapture {
   bool virtual_ = false;  // loops are timed with the virtual clock
   double started_at_ = 0;
   double first_call_at_ = -1;  // when the first call detection saw ended
+  bool whole_run_ = false;     // settle_count() counted the whole run's calls
   bool captured_ = false;
   std::int64_t capture_loop_ = 0;  // the loop being captured
   std::int64_t capture_end_call_ = -1;

@@ -220,6 +220,7 @@ std::vector<VariableSeen> Runtime::captured_variables() const {
 
 void Runtime::finish() {
   finished_ = true;
+  for (const auto& s : services_) s->on_run_end(*this);
   for (const auto& s : services_) s->on_finish(*this);
   if (comm_ != MPI_COMM_NULL) PMPI_Comm_free(&comm_);
   phase_ = Phase::done;

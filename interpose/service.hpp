@@ -8,7 +8,10 @@
 //
 // Where the core calls a hook from, and what it may do there:
 // - lifecycle: on_start after MPI_Init (settings read, the core's state
-//   ready), on_finish before MPI_Finalize; on_program_mark and on_pcontrol
+//   ready); at MPI_Finalize on_run_end on every service, then on_finish on
+//   every service (what one service settles at the run's end, another's
+//   on_finish may read: the run's iteration count, settled by the capture,
+//   numbers the accounting's records); on_program_mark and on_pcontrol
 //   from mheta_iteration() and MPI_Pcontrol (no lock held).
 // - around every handled call: before_call with the compute section the call
 //   ends (a service may stretch it: emulation), run_blocking to block its own
@@ -115,6 +118,7 @@ class Service {
   virtual const char* name() const = 0;
 
   virtual void on_start(Runtime&) {}
+  virtual void on_run_end(Runtime&) {}
   virtual void on_finish(Runtime&) {}
   // Whether the wrappers must handle calls for this service (asked again
   // whenever the core's state changes: Runtime::refresh()).

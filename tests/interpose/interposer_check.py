@@ -157,6 +157,22 @@ def reference_run(args, program):
     return result.stdout[:report.start()] if report else result.stdout
 
 
+def check_records_numbered(path, iterations):
+    """Every rank's accounting records, cut at the calls that end the
+    run's iterations, are numbered as the profile counts them: the records
+    skipped before the first, plus one a record after it, reach the run's
+    count."""
+    with open(path) as f:
+        accounting = json.load(f)
+    if accounting.get("boundary") != "call":
+        fail("the records should be ended by counted calls, not %r" % accounting.get("boundary"))
+    for rank in accounting["ranks"]:
+        last = rank.get("skipped", 0) + len(rank["iterations"]) - 1
+        if last != iterations:
+            fail("rank %d's records end at iteration %d (%d skipped, %d records), the profile counts %d" %
+                 (rank["rank"], last, rank.get("skipped", 0), len(rank["iterations"]), iterations))
+
+
 def cmd_unchanged(args):
     with tempfile.TemporaryDirectory() as tmp:
         program = [a.replace("@TMP@", tmp) for a in args.program]
@@ -164,6 +180,9 @@ def cmd_unchanged(args):
         profile_path = os.path.join(tmp, "profile.json")
         env = dict(item.split("=", 1) for item in args.env)
         env["MHETA_PROFILE"] = profile_path
+        accounting_path = os.path.join(tmp, "accounting.json")
+        if args.expect_records_numbered:
+            env["MHETA_ACCOUNTING"] = accounting_path
         interposed = preloaded(args, args.np, program, env)
         got = results_of(interposed.stdout, args.timing_key)
         # Said at most once by each rank, and by at least one.
@@ -187,6 +206,8 @@ def cmd_unchanged(args):
             (outside_bound if args.iterations_timed else fail)(
                 "profile says %d iterations (%s), the run made %d" %
                 (profile["iterations"], profile.get("iterations_source"), args.expect_iterations))
+        if args.expect_records_numbered:
+            check_records_numbered(accounting_path, profile["iterations"])
         if args.expect_confident:
             capture = profile.get("capture")
             if not capture or capture["repetitions"] < 3 or capture["time_share"] < 0.5:
@@ -893,6 +914,8 @@ def main():
     parser.add_argument("--expect-iterations", type=int, default=0, help="unchanged: the profile's iterations")
     parser.add_argument("--iterations-timed", action="store_true",
                         help="unchanged: the count rests on measured time (a pace), run again when it is off")
+    parser.add_argument("--expect-records-numbered", action="store_true",
+                        help="unchanged: the accounting's records are numbered as the profile's iterations")
     parser.add_argument("--expect-confident", action="store_true",
                         help="unchanged: the profile's capture saw its loop 3 times or more, over half the run")
     parser.add_argument("--timing-key", default="", help="output lines holding this are timings, not results")
