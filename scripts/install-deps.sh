@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
-  mpich libmpich-dev libhdf5-mpich-dev hdf5-tools gfortran
+  mpich libmpich-dev libhdf5-mpich-dev hdf5-tools gfortran libcoarrays-mpich-dev
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   libxxhash-dev libboost-math-dev
   libgtest-dev libgmock-dev libbenchmark-dev
