@@ -234,6 +234,10 @@ std::optional<int> Runtime::run_blocking(const BlockingCall& call) {
   return std::nullopt;
 }
 
+void Runtime::before_passive_target_sync(MPI_Win win, int rank, bool every_rank) {
+  for (const auto& s : services_) s->before_passive_target_sync(*this, win, rank, every_rank);
+}
+
 void Runtime::after_call(Fn fn) {
   for (const auto& s : services_) s->after_call(*this, fn);
   // The handler left the call right after MPI returned, and then did its

@@ -156,6 +156,7 @@ class Runtime {
   // Services' hooks, called by the category handlers (handlers.hpp) and the
   // entry points (lifecycle.cpp).
   std::optional<int> run_blocking(const BlockingCall& call);
+  void before_passive_target_sync(MPI_Win win, int rank, bool every_rank);
   void after_call(Fn fn);
   void message(const MessageEvent& event);
   void collective(const CollectiveEvent& event);

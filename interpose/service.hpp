@@ -15,7 +15,9 @@
 //   from mheta_iteration() and MPI_Pcontrol (no lock held).
 // - around every handled call: before_call with the compute section the call
 //   ends (a service may stretch it: emulation), run_blocking to block its own
-//   way (sleep-waiting), after_call once the call returned.
+//   way (sleep-waiting), after_call once the call returned; before a
+//   passive target's lock, flush or unlock, before_passive_target_sync (a
+//   sleeping target is woken).
 // - what the call did (with mutex() held, after the core recorded it in the
 //   timeline while capturing): on_message, on_collective, on_file_io,
 //   time_file_io (outside the lock: a service may make it last longer);
@@ -135,6 +137,9 @@ class Service {
   // waiting (the end of a capture).
   virtual void value_compute(Runtime&, ComputeSection&) {}
   virtual std::optional<int> run_blocking(Runtime&, const BlockingCall&) { return std::nullopt; }
+  // A lock, flush or unlock of a passive target is about to wait for
+  // `rank` of `win`'s group (every rank of it: `every_rank`).
+  virtual void before_passive_target_sync(Runtime&, MPI_Win /*win*/, int /*rank*/, bool /*every_rank*/) {}
   virtual void after_call(Runtime&, Fn) {}
 
   virtual void on_message(Runtime&, const MessageEvent&) {}

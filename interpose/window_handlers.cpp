@@ -216,6 +216,9 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
 // created. A window it did not (a large-count MPI_Win_create_c) is not
 // followed: its calls are no time on the clock, said once.
 int handle_win_sync(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
+  if (category == Category::win_flush || category == Category::win_flush_local || fn_base(fn) == Fn::Win_lock) {
+    rt.before_passive_target_sync(c.win, c.peer, c.every_target);
+  }
   const int rc = call();
   rt.leave();
   if (rc == MPI_SUCCESS && rt.following()) {

@@ -885,11 +885,41 @@ def cmd_run_errors(args):
         print("ok: %d bad settings rejected before the program started; a run without a profile exits 6" % len(cases))
 
 
+def seconds_of(stdout, key):
+    """The figure of the program's line "<key>: <s> s"."""
+    match = re.search(r"^%s: ([0-9.]+) s$" % re.escape(key), stdout, re.MULTILINE)
+    if not match:
+        fail("no %r line in the output:\n%s" % (key, stdout))
+    return float(match.group(1))
+
+
+def cmd_sleep_wait(args):
+    """Ranks that wait while the others need them, sleep-waited
+    (MHETA_WAIT=sleep): the output unchanged, and each timed part (the
+    program's "<key>: <s> s" lines, --timing-key comma-separated) within
+    --slowdown times its time without the interposer."""
+    keys = args.timing_key.split(",")
+    reference = plain(args, args.np, args.program).stdout
+    slept = preloaded(args, args.np, args.program, {"MHETA_WAIT": "sleep", "MHETA_CAPTURE": "off"}).stdout
+    # Each rank prints its own results: in any order.
+    results = [sorted(line for line in out.splitlines() if line.startswith("result ")) for out in (reference, slept)]
+    if results[0] != results[1]:
+        fail("output changed under the interposer:\n--- plain\n%s--- sleep-waited\n%s" % (reference, slept))
+    for key in keys:
+        without, with_sleeps = seconds_of(reference, key), seconds_of(slept, key)
+        ratio = with_sleeps / max(without, 1e-6)
+        if ratio > args.slowdown:
+            outside_bound("%s took %.4f s sleep-waited against %.4f s without the interposer: %.1fx, bound %.0fx" %
+                          (key, with_sleeps, without, ratio, args.slowdown))
+        print("ok: %s %.4f s sleep-waited against %.4f s without the interposer (%.1fx, bound %.0fx)" %
+              (key, with_sleeps, without, ratio, args.slowdown))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "capture-io", "emulation", "predict", "run-errors", "app",
                                           "virtual-clock", "virtual-app", "virtual-vs-wall", "run-compute",
-                                          "setup-then-marks", "marks-on-one-rank", "pace"])
+                                          "setup-then-marks", "marks-on-one-rank", "pace", "sleep-wait"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--lib", required=True)
     parser.add_argument("--mheta")
@@ -923,6 +953,8 @@ def main():
     parser.add_argument("--emulate", default="", help="pace: run under this emulation (the virtual clock)")
     parser.add_argument("--min-pace", type=float, default=1.1,
                         help="pace: the least pace of a loop that grows (its mean step over its median one)")
+    parser.add_argument("--slowdown", type=float, default=20,
+                        help="sleep-wait: bound on each timed part's time over its time without the interposer")
     parser.add_argument("--tolerance", type=float, default=0.5)
     # Relative; generous because the machine is shared (a woken rank may wait
     # milliseconds for a core). Without emulation the ratios are 1.
@@ -947,7 +979,8 @@ def main():
      "predict": cmd_predict, "run-errors": cmd_run_errors, "app": cmd_app,
      "virtual-clock": cmd_virtual_clock, "virtual-app": cmd_virtual_app, "setup-then-marks": cmd_setup_then_marks,
      "marks-on-one-rank": cmd_marks_on_one_rank,
-     "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute, "pace": cmd_pace}[args.check](args)
+     "virtual-vs-wall": cmd_virtual_vs_wall, "run-compute": cmd_run_compute, "pace": cmd_pace,
+     "sleep-wait": cmd_sleep_wait}[args.check](args)
 
 
 if __name__ == "__main__":
