@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <ctime>
+#include <new>
 
 #include "interpose/clock.hpp"
 
@@ -42,17 +43,19 @@ void WakeBoard::open() {
     win_ = MPI_WIN_NULL;
     return;
   }
+  // Each rank's word is made by that rank, before any rank reads another's.
+  auto* mine = new (base) std::atomic<std::uint32_t>(kAwake);
   int size = 0, world_size = 0;
   PMPI_Comm_size(node_, &size);
   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-  MPI_Group node_group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
+  MPI_Group node_group = MPI_GROUP_NULL;
   PMPI_Comm_group(node_, &node_group);
-  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world_group_);
   std::vector<int> local(static_cast<std::size_t>(size)), world(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) local[static_cast<std::size_t>(r)] = r;
-  PMPI_Group_translate_ranks(node_group, size, local.data(), world_group, world.data());
+  PMPI_Group_translate_ranks(node_group, size, local.data(), world_group_, world.data());
   PMPI_Group_free(&node_group);
-  PMPI_Group_free(&world_group);
+  PMPI_Barrier(node_);
   by_world_.assign(static_cast<std::size_t>(world_size), nullptr);
   for (int r = 0; r < size; ++r) {
     MPI_Aint bytes = 0;
@@ -61,21 +64,17 @@ void WakeBoard::open() {
     if (PMPI_Win_shared_query(win_, r, &bytes, &unit, &slot) != MPI_SUCCESS || bytes < kSlotBytes) continue;
     const int w = world[static_cast<std::size_t>(r)];
     if (w >= 0 && w < world_size) {
-      auto* word = new (slot) std::atomic<std::uint32_t>(kAwake);
-      by_world_[static_cast<std::size_t>(w)] = word;
+      by_world_[static_cast<std::size_t>(w)] = std::launder(static_cast<std::atomic<std::uint32_t>*>(slot));
     }
   }
-  int me = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &me);
-  // Every rank set its neighbours' words before any sleeps on its own.
-  PMPI_Barrier(node_);
-  mine_ = by_world_[static_cast<std::size_t>(me)];
+  mine_ = mine;
 }
 
 void WakeBoard::close() {
   if (node_ == MPI_COMM_NULL) return;
   mine_ = nullptr;
   by_world_.clear();
+  if (world_group_ != MPI_GROUP_NULL) PMPI_Group_free(&world_group_);
   if (win_ != MPI_WIN_NULL) PMPI_Win_free(&win_);
   PMPI_Comm_free(&node_);
 }
@@ -103,9 +102,8 @@ void WakeBoard::wake(int world_rank) {
 
 void WakeBoard::wake_target(MPI_Win win, int rank, bool every_rank) {
   if (mine_ == nullptr || win == MPI_WIN_NULL) return;
-  MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
+  MPI_Group group = MPI_GROUP_NULL;
   if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS) return;
-  PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
   int size = 0;
   PMPI_Group_size(group, &size);
   std::vector<int> ranks;
@@ -116,10 +114,9 @@ void WakeBoard::wake_target(MPI_Win win, int rank, bool every_rank) {
   }
   std::vector<int> world(ranks.size(), MPI_UNDEFINED);
   if (!ranks.empty()) {
-    PMPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group, world.data());
+    PMPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group_, world.data());
   }
   PMPI_Group_free(&group);
-  PMPI_Group_free(&world_group);
   for (const int w : world) wake(w);
 }
 

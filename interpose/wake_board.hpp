@@ -39,6 +39,7 @@ class WakeBoard {
  private:
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
+  MPI_Group world_group_ = MPI_GROUP_NULL;
   std::atomic<std::uint32_t>* mine_ = nullptr;
   std::vector<std::atomic<std::uint32_t>*> by_world_;  // nullptr: another node's rank
 };
