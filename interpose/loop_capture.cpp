@@ -131,9 +131,9 @@ void LoopCapture::conclude(Runtime& rt) {
 // (boundary_counter.hpp). Called when the loop is captured, and again when
 // detection concludes, with the detector's count then (at the run's end,
 // settle_count()).
-void LoopCapture::count_boundaries() const {
+void LoopCapture::count_boundaries(CountBoundaries count) const {
   const PeriodDetector::Boundary& b = captured_loop_.boundary;
-  if (captured_ && b.per_period > 0) interpose::count_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
+  if (captured_ && b.per_period > 0) count(static_cast<Fn>(b.kind), b.per_period, b.seen);
 }
 
 // The run's iterations counted by every call of one of the captured
@@ -169,10 +169,7 @@ bool LoopCapture::count_whole_run(Runtime& rt) const {
 void LoopCapture::settle_count(Runtime& rt) {
   // The loop's whole count, as the detector saw it, or the run's.
   whole_run_ = detecting_ && count_whole_run(rt);
-  const PeriodDetector::Boundary& b = captured_loop_.boundary;
-  if (detecting_ && !whole_run_ && captured_ && b.per_period > 0) {
-    settle_boundaries(static_cast<Fn>(b.kind), b.per_period, b.seen);
-  }
+  if (detecting_ && !whole_run_) count_boundaries(settle_boundaries);
 }
 
 void LoopCapture::finish(Runtime& rt) {

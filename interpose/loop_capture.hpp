@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "interpose/boundary_counter.hpp"
 #include "interpose/call.hpp"
 #include "interpose/call_signature.hpp"
 #include "interpose/period_detector.hpp"
@@ -60,7 +61,10 @@ class LoopCapture {
  private:
   void conclude(Runtime& rt);
   double loop_time(Runtime& rt) const;
-  void count_boundaries() const;
+  // By count_boundaries() of boundary_counter.hpp during the run, by
+  // settle_boundaries() at its end.
+  using CountBoundaries = void (*)(Fn, std::int64_t every, std::int64_t seen_before);
+  void count_boundaries(CountBoundaries count = interpose::count_boundaries) const;
   bool count_whole_run(Runtime& rt) const;
   void keep_period_time(double seconds);
   std::optional<double> pace(double seconds, std::int64_t periods) const;

@@ -336,7 +336,20 @@ std::optional<std::vector<int>> Aligner::cuts_at_a_collective() const {
 
 // Rotates every rank's period at its cut (`result` says which were).
 void rotate(std::vector<RankRecord>& records, const Aligner& aligner, const std::vector<int>& cuts,
-            PeriodAlignment& result);
+            PeriodAlignment& result) {
+  result.aligned = true;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const int cut = cuts[r];
+    if (cut == 0) continue;
+    RankRecord& record = records[r];
+    record.sections = rotate_period(record.sections, cut);
+    const Period& p = aligner.period(r);
+    for (std::size_t ch = 0; ch < record.channel_starts.size(); ++ch) {
+      record.channel_starts[ch].first = p.first(static_cast<int>(ch), cut, 0);
+    }
+    result.rotated.push_back(static_cast<int>(r));
+  }
+}
 
 }  // namespace
 
@@ -364,25 +377,5 @@ PeriodAlignment align_at_a_collective(std::vector<RankRecord>& records) {
   rotate(records, aligner, *cuts, result);
   return result;
 }
-
-namespace {
-
-void rotate(std::vector<RankRecord>& records, const Aligner& aligner, const std::vector<int>& cuts,
-            PeriodAlignment& result) {
-  result.aligned = true;
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    const int cut = cuts[r];
-    if (cut == 0) continue;
-    RankRecord& record = records[r];
-    record.sections = rotate_period(record.sections, cut);
-    const Period& p = aligner.period(r);
-    for (std::size_t ch = 0; ch < record.channel_starts.size(); ++ch) {
-      record.channel_starts[ch].first = p.first(static_cast<int>(ch), cut, 0);
-    }
-    result.rotated.push_back(static_cast<int>(r));
-  }
-}
-
-}  // namespace
 
 }  // namespace mheta::interpose

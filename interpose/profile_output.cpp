@@ -170,13 +170,10 @@ struct Assembled {
   std::optional<std::string> misfit;  // why the model refuses it, if it does
 };
 
-Assembled assemble(std::vector<RankRecord>& records, const Settings& settings) {
+Assembled assemble(std::vector<RankRecord>& records, const AssemblyInputs& inputs) {
   Assembled a;
   a.dropped_transfers = pair_window_transfers(records).dropped;
-  a.profile = assemble_profile(
-      records,
-      {program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations, row_weights(settings)},
-      a.warnings);
+  a.profile = assemble_profile(records, inputs, a.warnings);
   a.misfit = iterations_misfit(a.profile);
   return a;
 }
@@ -206,7 +203,9 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
     if (automatic) pair_step_tags(records);
     std::vector<RankRecord> as_captured = automatic ? records : std::vector<RankRecord>{};
     PeriodAlignment alignment = automatic ? align_periods(records) : PeriodAlignment{};
-    Assembled assembled = assemble(records, settings);
+    const AssemblyInputs inputs{program_name(), settings.global_rows, settings.dist_path, settings.stated_iterations,
+                               row_weights(settings)};
+    Assembled assembled = assemble(records, inputs);
     // Where each rank's period is another iteration (a loop whose length
     // varies), the numbers of their messages line up no rotation, or one
     // that still deadlocks; beginning every period at the same collective
@@ -214,7 +213,7 @@ int write_gathered_profile(const ProfileGather& g, const Settings& settings) {
     if (assembled.misfit && automatic) {
       const PeriodAlignment at_a_collective = align_at_a_collective(as_captured);
       if (at_a_collective.aligned) {
-        Assembled again = assemble(as_captured, settings);
+        Assembled again = assemble(as_captured, inputs);
         if (!again.misfit) {
           alignment = at_a_collective;
           assembled = std::move(again);

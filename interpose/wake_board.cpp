@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <ctime>
@@ -64,7 +65,9 @@ void WakeBoard::open() {
     if (PMPI_Win_shared_query(win_, r, &bytes, &unit, &slot) != MPI_SUCCESS || bytes < kSlotBytes) continue;
     const int w = world[static_cast<std::size_t>(r)];
     if (w >= 0 && w < world_size) {
-      by_world_[static_cast<std::size_t>(w)] = std::launder(static_cast<std::atomic<std::uint32_t>*>(slot));
+      auto* word = std::launder(static_cast<std::atomic<std::uint32_t>*>(slot));
+      by_world_[static_cast<std::size_t>(w)] = word;
+      if (word != mine) others_.push_back(word);
     }
   }
   mine_ = mine;
@@ -74,6 +77,7 @@ void WakeBoard::close() {
   if (node_ == MPI_COMM_NULL) return;
   mine_ = nullptr;
   by_world_.clear();
+  others_.clear();
   if (world_group_ != MPI_GROUP_NULL) PMPI_Group_free(&world_group_);
   if (win_ != MPI_WIN_NULL) PMPI_Win_free(&win_);
   PMPI_Comm_free(&node_);
@@ -102,6 +106,10 @@ void WakeBoard::wake(int world_rank) {
 
 void WakeBoard::wake_target(MPI_Win win, int rank, bool every_rank) {
   if (mine_ == nullptr || win == MPI_WIN_NULL) return;
+  // The node's words first (a few loads): the window's group is looked up
+  // only when some rank of the node sleeps.
+  const auto asleep = [](const std::atomic<std::uint32_t>* w) { return w->load(std::memory_order_relaxed) == kAsleep; };
+  if (std::none_of(others_.begin(), others_.end(), asleep)) return;
   MPI_Group group = MPI_GROUP_NULL;
   if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS) return;
   int size = 0;

@@ -42,6 +42,7 @@ class WakeBoard {
   MPI_Group world_group_ = MPI_GROUP_NULL;
   std::atomic<std::uint32_t>* mine_ = nullptr;
   std::vector<std::atomic<std::uint32_t>*> by_world_;  // nullptr: another node's rank
+  std::vector<std::atomic<std::uint32_t>*> others_;    // the node's other ranks'
 };
 
 WakeBoard& wake_board();
