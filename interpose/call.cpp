@@ -31,6 +31,7 @@ bool collective_file_io_by_name(Fn fn) {
     case Category::file_open:
     case Category::file_close:
     case Category::file_sync:
+    case Category::file_control:
     case Category::file_split_read:
     case Category::file_split_write:
       return true;

@@ -57,6 +57,7 @@ enum class Category {
   file_split_read,    // split collective MPI-IO: the begin, timed as a non-blocking read or write
   file_split_write,
   file_split_end,     // its end: where it completes
+  file_control,       // collective over a file's communicator, moving no data (a view, atomicity, info)
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

@@ -30,6 +30,10 @@ bool collective_file_call(Fn fn) {
     case Fn::File_sync:
     case Fn::File_set_size:
     case Fn::File_preallocate:
+    case Fn::File_set_view:
+    case Fn::File_set_atomicity:
+    case Fn::File_set_info:
+    case Fn::File_seek_shared:
       return true;
     default:
       return false;
@@ -283,6 +287,15 @@ int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   std::lock_guard lock(rt.mutex());
   rt.timeline().blocking_io();  // the disk serves it after a prefetch in flight too
   rt.files().add_to_last_write(rt.timeline(), rt.files().variable_of(c.fh), seconds);
+  return rc;
+}
+
+// A view, atomicity, info or shared-pointer seek: the ranks synchronized
+// under the virtual clock; its time, a wait for the last rank, is no I/O.
+int handle_file_control(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+  synchronize_file_call(rt, fn, c.fh);
+  const int rc = call();
+  rt.leave();
   return rc;
 }
 

@@ -201,6 +201,7 @@ int handle_file_open(Runtime& rt, CallInfo& c, CallRef call);
 int handle_file_close(Runtime& rt, CallInfo& c, CallRef call);
 int handle_file_io(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call);
 int handle_file_sync(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
+int handle_file_control(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
 int handle_file_nonblocking(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call);
 int handle_file_split_begin(Runtime& rt, Fn fn, bool write, CallInfo& c, CallRef call);
 int handle_file_split_end(Runtime& rt, CallInfo& c, CallRef call);
