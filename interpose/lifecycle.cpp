@@ -165,6 +165,19 @@ void finish_also_at_exit() {
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm) == MPI_SUCCESS) on_exit(finish_at_exit, nullptr);
 }
 
+// Once MPI_Init has returned: the runtime and its services started, and the
+// program's first compute section begins after them. Their start
+// (communicators duplicated, the wake board's window) is collective and
+// spins inside MPI while the other ranks start; counted as compute it put
+// rank 0's first call at 0.17 s of virtual time, and a CPU factor 3 rank's
+// at 0.5 s, on 8 ranks sharing 2 cores.
+void start_watching(int thread_level) {
+  Runtime& rt = Runtime::get();
+  rt.start(thread_level);
+  finish_also_at_exit();
+  rt.leave();
+}
+
 }  // namespace
 }  // namespace mheta::interpose
 
@@ -177,8 +190,7 @@ extern "C" MHETA_EXPORT int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
-  if (rc == MPI_SUCCESS) Runtime::get().start(MPI_THREAD_SINGLE);
-  if (rc == MPI_SUCCESS) mheta::interpose::finish_also_at_exit();
+  if (rc == MPI_SUCCESS) mheta::interpose::start_watching(MPI_THREAD_SINGLE);
   return rc;
 }
 
@@ -187,8 +199,7 @@ extern "C" MHETA_EXPORT int MPI_Init_thread(int* argc, char*** argv, int require
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) mheta::interpose::say_unredirected(redirected);
   if (rc == MPI_SUCCESS) mheta::interpose::export_emulated_memory_from_mpi();
-  if (rc == MPI_SUCCESS) Runtime::get().start(*provided);
-  if (rc == MPI_SUCCESS) mheta::interpose::finish_also_at_exit();
+  if (rc == MPI_SUCCESS) mheta::interpose::start_watching(*provided);
   return rc;
 }
 

@@ -40,7 +40,9 @@
  *       and sleep_cpu_s (the median CPU time one such sleep costs the
  *       thread)
  *   clock_probe cancel  every rank cancels a receive no message matches,
- *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1 */
+ *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1
+ *   clock_probe start  each rank's MPI_Wtime as MPI_Init returned
+ *       (rankK_start_s) and after a first barrier (rankK_barrier_s) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,8 +340,26 @@ static int polls(int rank, const char* how, long pause_us) {
   return 0;
 }
 
+// Each rank's time when MPI_Init has returned, read before anything else.
+static double init_returned_s;
+
+// The time on every rank's clock as MPI_Init returned, and after a barrier.
+static int started(int rank, int size) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double times[2] = {init_returned_s, MPI_Wtime()};
+  double* all = calloc(2 * (size_t)size, sizeof(double));
+  MPI_Gather(times, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) printf("rank%d_start_s=%.9f rank%d_barrier_s=%.9f ", r, all[2 * r], r, all[2 * r + 1]);
+    printf("\n");
+  }
+  free(all);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  init_returned_s = MPI_Wtime();
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -369,11 +389,13 @@ int main(int argc, char** argv) {
     status = cancelled(rank);
   } else if (strcmp(mode, "polls") == 0 && argc == 4 && size >= 2) {
     status = polls(rank, argv[2], atol(argv[3]));
+  } else if (strcmp(mode, "start") == 0 && argc == 2) {
+    status = started(rank, size);
   } else if (rank == 0) {
     fprintf(stderr,
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
-            "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | cancel\n");
+            "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | cancel | start\n");
   }
   MPI_Finalize();
   return status;
