@@ -79,6 +79,16 @@ bool record_run_compute(const std::filesystem::path& profile_path, const std::fi
     if (!same_iterations(capture, run.boundary)) return false;
     model::Profile profile = model::read_profile(profile_path);
     const int recorded = model::record_in_core_compute(profile, run);
+    if (recorded == 0) {
+      // Not forced out of core: the captured compute is in core already.
+      // Else its iterations all did I/O (the program's own, or out of
+      // core): their compute is the captured one's kind.
+      if (!profile.forced_out_of_core) return false;
+      std::cerr << "mheta run: no rank ran " << model::kMinInCoreIterations
+                << " iterations without I/O in the run (the program does I/O every iteration, or runs out of "
+                   "core): the profile keeps the captured compute\n";
+      return false;
+    }
     const int forgotten = forget_ranks_of_another_loop(profile, run);
     const int ranks = recorded - forgotten;
     if (ranks <= 0) {
