@@ -173,8 +173,10 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
 }
 
 // A put, get or accumulate: its bytes go out on the rank's link (the call
-// that ends its epoch waits for them). Captured (a get priced as a put of
-// its bytes, as the virtual clock does): in a general active target epoch,
+// that ends its epoch waits for them); an atomic one's (get-accumulate,
+// fetch-and-op, compare-and-swap) are those that go and those that come
+// back. Captured (a get priced as a put of its bytes, as the virtual clock
+// does): in a general active target epoch,
 // added to what the origin sends the target at its MPI_Win_complete; in a
 // passive target or a fence epoch, a non-blocking send to the target,
 // completed at the flush or unlock that completes it, or at the fence that
@@ -183,7 +185,7 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
-  const std::int64_t bytes = type_bytes(c.count, c.type);
+  const std::int64_t bytes = add_bytes(type_bytes(c.count, c.type), type_bytes(c.count2, c.type2));
   rt.clock().window_transfer(c.win, c.peer, bytes);
   if (!rt.following() || c.peer < 0) return rc;
   {

@@ -39,6 +39,10 @@
  *       then a sleep of PAUSE_US: prints elapsed_s (rank 0's wait), polls,
  *       and sleep_cpu_s (the median CPU time one such sleep costs the
  *       thread)
+ *   clock_probe status_polls  rank 1 sleeps 0.2 s and sends; rank 0 spins
+ *       on MPI_Request_get_status (nothing between the calls) until the
+ *       message is there, then waits for it: prints elapsed_s (rank 0's
+ *       wait), wall_s (the same on the wall clock), polls
  *   clock_probe cancel  every rank cancels a receive no message matches,
  *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1
  *   clock_probe start  each rank's MPI_Wtime as MPI_Init returned
@@ -340,6 +344,27 @@ static int polls(int rank, const char* how, long pause_us) {
   return 0;
 }
 
+static int status_polls(int rank) {
+  int value = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) {
+    const struct timespec nap = {0, 200000000};
+    nanosleep(&nap, NULL);
+    value = 42;
+    MPI_Send(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Request request;
+    MPI_Irecv(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &request);
+    const double start = MPI_Wtime(), wall_start = monotonic_s();
+    long count = 0;
+    for (int done = 0; !done; ++count) MPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    printf("elapsed_s=%.9f wall_s=%.9f polls=%ld received=%d\n", MPI_Wtime() - start, monotonic_s() - wall_start, count,
+           value);
+  }
+  return 0;
+}
+
 // Each rank's time when MPI_Init has returned, read before anything else.
 static double init_returned_s;
 
@@ -387,6 +412,8 @@ int main(int argc, char** argv) {
     status = calls(rank, atoi(argv[2]));
   } else if (strcmp(mode, "cancel") == 0 && argc == 2) {
     status = cancelled(rank);
+  } else if (strcmp(mode, "status_polls") == 0 && argc == 2 && size >= 2) {
+    status = status_polls(rank);
   } else if (strcmp(mode, "polls") == 0 && argc == 4 && size >= 2) {
     status = polls(rank, argv[2], atol(argv[3]));
   } else if (strcmp(mode, "start") == 0 && argc == 2) {
@@ -395,7 +422,8 @@ int main(int argc, char** argv) {
     fprintf(stderr,
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
-            "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | cancel | start\n");
+            "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | status_polls (2+ ranks) | "
+            "cancel | start\n");
   }
   MPI_Finalize();
   return status;

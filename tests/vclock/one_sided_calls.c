@@ -12,6 +12,10 @@
  *   one_sided_calls passive    each origin locks rank 0's window, puts and
  *                              unlocks; then in a lock_all epoch puts and
  *                              flushes, puts and flushes locally, unlocks all
+ *   one_sided_calls atomics    each origin locks rank 0's window: a fetch-and-op
+ *                              on a counter, a compare-and-swap, a
+ *                              get-accumulate, each flushed; an
+ *                              rget-accumulate, ended by the unlock
  *
  * Arguments: the mode, the network's latency L (s) and bandwidth B (bytes/s);
  * a block is kBlock bytes, N / B on the link. The window's contents go to
@@ -197,13 +201,69 @@ static void passive(int rank, int size, double latency, double bandwidth) {
   close_window(&w, "passive", rank, size);
 }
 
+/* The atomic transfers, each alone in flight to rank 0: a flush (or the
+ * unlock) ends once what went and what comes back have crossed the link,
+ * L + (sent + returned) / B after it. Each origin adds 1 to a counter in
+ * rank 0's block, swaps its own block's first value in, then adds a block
+ * of ints to the rest of its own block twice: the window's contents are the
+ * same whatever the order the origins come in. */
+static void atomics(int rank, int size, double latency, double bandwidth) {
+  Window w = open_window(size);
+  enum { kHead = 64, kInts = (kBlock - kHead) / (int)sizeof(int) };
+  const double block_bytes = (double)kInts * sizeof(int);
+  double mine[4] = {0, 0, 0, 0};
+  if (rank != 0) {
+    const MPI_Aint own = (MPI_Aint)rank * kBlock;
+    int* adds = malloc(sizeof(int) * kInts);
+    int* before = malloc(sizeof(int) * kInts);
+    for (int i = 0; i < kInts; ++i) adds[i] = rank + i % 97;
+    const long one = 1, swap_in = rank + 1, compare = 0;
+    long old = 0, found = 0; /* what came back: not printed, as it depends on the order */
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w.win);
+    MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 0, MPI_SUM, w.win);
+    double t = MPI_Wtime();
+    MPI_Win_flush(0, w.win);
+    mine[0] = MPI_Wtime() - t;
+    MPI_Compare_and_swap(&swap_in, &compare, &found, MPI_LONG, 0, own, w.win);
+    t = MPI_Wtime();
+    MPI_Win_flush(0, w.win);
+    mine[1] = MPI_Wtime() - t;
+    MPI_Get_accumulate(adds, kInts, MPI_INT, before, kInts, MPI_INT, 0, own + kHead, kInts, MPI_INT, MPI_SUM, w.win);
+    t = MPI_Wtime();
+    MPI_Win_flush(0, w.win);
+    mine[2] = MPI_Wtime() - t;
+    MPI_Request request;
+    MPI_Rget_accumulate(adds, kInts, MPI_INT, before, kInts, MPI_INT, 0, own + kHead, kInts, MPI_INT, MPI_SUM, w.win,
+                        &request);
+    t = MPI_Wtime();
+    MPI_Win_unlock(0, w.win);
+    mine[3] = MPI_Wtime() - t;
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    free(adds);
+    free(before);
+  }
+  double all[4 * kMaxRanks];
+  gather(mine, 4, all);
+  if (rank == 0) {
+    const double word = sizeof(long);
+    for (int r = 1; r < size; ++r) {
+      figure("fetch_and_op_flush", r, all[4 * r], latency + 2 * word / bandwidth);
+      figure("compare_and_swap_flush", r, all[4 * r + 1], latency + 3 * word / bandwidth);
+      figure("get_accumulate_flush", r, all[4 * r + 2], latency + 2 * block_bytes / bandwidth);
+      figure("rget_accumulate_unlock", r, all[4 * r + 3], latency + 2 * block_bytes / bandwidth);
+    }
+  }
+  close_window(&w, "atomics", rank, size);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc != 4 || size < 2 || size > kMaxRanks) {
-    if (rank == 0) fprintf(stderr, "usage: one_sided_calls pscw|pscw_test|pscw_late|passive LATENCY_S BANDWIDTH_BPS\n");
+    if (rank == 0)
+      fprintf(stderr, "usage: one_sided_calls pscw|pscw_test|pscw_late|passive|atomics LATENCY_S BANDWIDTH_BPS\n");
     MPI_Finalize();
     return 2;
   }
@@ -218,6 +278,8 @@ int main(int argc, char** argv) {
     pscw(rank, size, latency, bandwidth, 0, 1, mode);
   } else if (strcmp(mode, "passive") == 0) {
     passive(rank, size, latency, bandwidth);
+  } else if (strcmp(mode, "atomics") == 0) {
+    atomics(rank, size, latency, bandwidth);
   } else {
     if (rank == 0) fprintf(stderr, "unknown mode %s\n", mode);
     rc = 2;

@@ -25,6 +25,8 @@ and exits non-zero with a message when what it checks does not hold.
                 usleep) for a message its sender sends 0.2 s late (asleep,
                 no compute): the processor time of the sleeps (~20 us each
                 on a virtual machine) is no virtual time
+  status-polls  a rank spinning on MPI_Request_get_status for a message
+                sent 0.2 s late: the time inside the calls is no compute
   cancel        receives cancelled on MPI_COMM_SELF and MPI_COMM_WORLD
                 under the virtual clock: every rank completes, and MPI says
                 they were cancelled
@@ -345,6 +347,25 @@ def cmd_sleeps(args):
                               "sleeps' processor time is counted as compute" % (how, elapsed * 1e3, bound * 1e3))
 
 
+def cmd_status_polls(args):
+    """A rank spinning on MPI_Request_get_status waits: before the interposer
+    followed that call, the whole spin was compute (0.199-0.200 s of virtual
+    time for a wait of 0.2 s on the wall clock); since, the loop's own
+    compute between the calls (7.6-9.6 ms here). The bound is a quarter of
+    the wait's wall time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = under_mheta(args, 2, "virtual", "HY1", [args.probe, "status_polls"], tmp).stdout
+        if figure(out, "received") != 42:
+            fail("the message's value changed under the virtual clock:\n" + out)
+        elapsed, wall, polls = figure(out, "elapsed_s"), figure(out, "wall_s"), figure(out, "polls")
+        print("a wait of %d MPI_Request_get_status polls: %.3f ms of virtual time, %.3f ms on the wall clock"
+              % (polls, elapsed * 1e3, wall * 1e3))
+        if elapsed > 0.25 * wall:
+            outside_bound("the polling loop's wait took %.3f ms of virtual time, more than a quarter of its %.3f ms on "
+                          "the wall clock: the time inside MPI_Request_get_status is counted as compute"
+                          % (elapsed * 1e3, wall * 1e3))
+
+
 def cmd_cancel(args):
     with tempfile.TemporaryDirectory() as tmp:
         for np in args.ranks:
@@ -450,7 +471,7 @@ def cmd_unfollowed(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "start", "latency",
-                                          "link", "calls", "sleeps", "cancel", "reproducible", "followed", "dynamic",
+                                          "link", "calls", "sleeps", "status-polls", "cancel", "reproducible", "followed", "dynamic",
                                           "unfollowed", "threads"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
@@ -483,6 +504,7 @@ def main():
         "link": cmd_link,
         "calls": cmd_calls,
         "sleeps": cmd_sleeps,
+        "status-polls": cmd_status_polls,
         "cancel": cmd_cancel,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
