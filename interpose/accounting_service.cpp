@@ -55,6 +55,7 @@ Term term_of(Fn fn) {
     case Category::win_flush:
     case Category::win_flush_local:
     case Category::probe:
+    case Category::partitioned:  // MPI_Parrived's polls above all
     case Category::file_control:  // a wait for the file's last rank
       return Term::wait;
     default:

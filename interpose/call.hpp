@@ -58,6 +58,7 @@ enum class Category {
   file_split_write,
   file_split_end,     // its end: where it completes
   file_control,       // collective over a file's communicator, moving no data (a view, atomicity, info)
+  partitioned,        // MPI-4 partitioned communication: passed through, no compute, said once
 };
 
 // The synchronous read a non-blocking read becomes while capturing.

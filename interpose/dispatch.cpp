@@ -51,6 +51,8 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
       return handle_file_sync(rt, fn, c, call);
     case Category::file_control:
       return handle_file_control(rt, fn, c, call);
+    case Category::partitioned:
+      return handle_partitioned(rt, fn, c, call);
     case Category::probe:
     case Category::mrecv:  // never compute; the message's time was taken by its probe
       return handle_probe(rt, fn, c, call);

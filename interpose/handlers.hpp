@@ -182,6 +182,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
 int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
 int handle_request_free(Runtime& rt, CallInfo& c, CallRef call);
 int handle_probe(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
+int handle_partitioned(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
 int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
 
 // collective_handlers.cpp
