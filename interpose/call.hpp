@@ -44,6 +44,7 @@ enum class Category {
   win_free,
   win_fence,          // a collective over the window's group
   win_transfer,       // a put, get or accumulate: its bytes leave on the rank's link before its epoch ends
+  win_atomic,         // a get-accumulate, fetch-and-op or compare-and-swap: the same, unseen by detection
   win_post,           // general active target (PSCW): a target's exposure epoch opens; its time goes to the origins
   win_start,          // an origin's access epoch opens; the targets' post times are awaited without blocking
   win_complete,       // the access epoch ends once the posts are known and its transfers have left

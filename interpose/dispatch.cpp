@@ -85,7 +85,8 @@ int handle(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call, Non
     case Category::win_free:
       return handle_win_free(rt, c, call);
     case Category::win_transfer:
-      return handle_win_transfer(rt, fn, c, call);
+    case Category::win_atomic:
+      return handle_win_transfer(rt, fn, category, c, call);
     case Category::win_fence:
     case Category::win_post:
     case Category::win_start:

@@ -213,7 +213,7 @@ void complete_file(Runtime& rt, PendingRequest& p, FileDelay& delay);
 // window_handlers.cpp
 int handle_win_create(Runtime& rt, CallInfo& c, CallRef call);
 int handle_win_free(Runtime& rt, CallInfo& c, CallRef call);
-int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call);
+int handle_win_transfer(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call);
 int handle_win_sync(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call);
 
 }  // namespace mheta::interpose::handlers

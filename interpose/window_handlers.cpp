@@ -137,16 +137,6 @@ std::optional<bool> record_window_sync(Runtime& rt, Fn fn, Category category, co
   return std::nullopt;
 }
 
-// A get-accumulate, fetch-and-op or compare-and-swap. A work queue takes a
-// number of them that changes from step to step (a counter read until its
-// tasks run out): seen by detection, they made the loop over a step's
-// tasks the iteration, so detection does not see them.
-bool atomic_transfer(Fn fn) {
-  const Fn base = fn_base(fn);
-  return base == Fn::Get_accumulate || base == Fn::Rget_accumulate || base == Fn::Fetch_and_op ||
-         base == Fn::Compare_and_swap;
-}
-
 }  // namespace
 
 // Windows: the virtual clock keeps a communicator of each one's group, on
@@ -190,9 +180,9 @@ int handle_win_free(Runtime& rt, CallInfo& c, CallRef call) {
 // added to what the origin sends the target at its MPI_Win_complete; in a
 // passive target or a fence epoch, a non-blocking send to the target,
 // completed at the flush or unlock that completes it, or at the fence that
-// ends the epoch. Detection does not see the atomic ones
-// (atomic_transfer).
-int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
+// ends the epoch. Detection does not see the atomic ones (their category,
+// mpi_functions.def).
+int handle_win_transfer(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call) {
   const int rc = call();
   rt.leave();
   if (rc != MPI_SUCCESS) return rc;
@@ -218,7 +208,7 @@ int handle_win_transfer(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
       }
     }
   }
-  if (!atomic_transfer(fn)) see_call(rt, fn, c.peer, kWindowTag, bytes);
+  if (category == Category::win_transfer) see_call(rt, fn, c.peer, kWindowTag, bytes);
   return rc;
 }
 

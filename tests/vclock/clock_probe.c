@@ -318,17 +318,27 @@ static int cancelled(int rank) {
   return 0;
 }
 
-static int polls(int rank, const char* how, long pause_us) {
-  int value = 0;
+/* After a barrier, rank 1 sleeps 0.2 s (no compute) and sends rank 0 the
+ * value 42; rank 0 gets the receive for it posted in `request` and returns
+ * 1, the other ranks 0. */
+static int message_sent_late(int rank, int* value, MPI_Request* request) {
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 1) {
     const struct timespec nap = {0, 200000000};
     nanosleep(&nap, NULL);
-    value = 42;
-    MPI_Send(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+    *value = 42;
+    MPI_Send(value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
   } else if (rank == 0) {
-    MPI_Request request;
-    MPI_Irecv(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &request);
+    MPI_Irecv(value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, request);
+    return 1;
+  }
+  return 0;
+}
+
+static int polls(int rank, const char* how, long pause_us) {
+  int value = 0;
+  MPI_Request request;
+  if (message_sent_late(rank, &value, &request)) {
     const double start = MPI_Wtime();
     long count = 0;
     for (int done = 0; !done;) {
@@ -346,15 +356,8 @@ static int polls(int rank, const char* how, long pause_us) {
 
 static int status_polls(int rank) {
   int value = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 1) {
-    const struct timespec nap = {0, 200000000};
-    nanosleep(&nap, NULL);
-    value = 42;
-    MPI_Send(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-  } else if (rank == 0) {
-    MPI_Request request;
-    MPI_Irecv(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &request);
+  MPI_Request request;
+  if (message_sent_late(rank, &value, &request)) {
     const double start = MPI_Wtime(), wall_start = monotonic_s();
     long count = 0;
     for (int done = 0; !done; ++count) MPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
