@@ -1,7 +1,9 @@
 #include "interpose/clock.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,7 +28,21 @@ struct SchedstatFile {
   }
 };
 
+using ClockGettime = int (*)(clockid_t, timespec*);
+
+// The definition after this library's: the C library's (vDSO-backed).
+ClockGettime machine_clock() {
+  static const auto next = reinterpret_cast<ClockGettime>(dlsym(RTLD_NEXT, "clock_gettime"));
+  return next;
+}
+
 }  // namespace
+
+// Should the C library's definition not be found, the system call stands in.
+int machine_clock_gettime(clockid_t clock, timespec* t) {
+  const ClockGettime next = machine_clock();
+  return next != nullptr ? next(clock, t) : static_cast<int>(syscall(SYS_clock_gettime, clock, t));
+}
 
 void sleep_s(double seconds) {
   if (!(seconds > 0)) return;
@@ -38,7 +54,7 @@ void sleep_s(double seconds) {
 
 double thread_cpu_s() {
   timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  machine_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 

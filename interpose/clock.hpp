@@ -5,9 +5,14 @@
 
 namespace mheta::interpose {
 
+// The C library's clock_gettime. The interposer defines the program's
+// (clock_reads.cpp: under the virtual clock a program reads virtual time),
+// so its own readings, and anything it times, go past that one.
+int machine_clock_gettime(clockid_t clock, timespec* t);
+
 inline double now_s() {
   timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  machine_clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 

@@ -172,6 +172,7 @@ void finish_also_at_exit() {
 // rank 0's first call at 0.17 s of virtual time, and a CPU factor 3 rank's
 // at 0.5 s, on 8 ranks sharing 2 cores.
 void start_watching(int thread_level) {
+  const ReentryGuard guard;  // MPI's clock reads in the services' start are MPI's own (program_clocks.hpp)
   Runtime& rt = Runtime::get();
   rt.start(thread_level);
   finish_also_at_exit();
@@ -248,6 +249,8 @@ extern "C" MHETA_EXPORT double MPI_Wtick(void) {
 
 extern "C" MHETA_EXPORT void mheta_stage_begin(const char* /*name*/) {
   if (!mheta::interpose::engaged()) return;
+  const ReentryGuard guard;
+  if (guard.nested()) return;
   Runtime& rt = Runtime::get();
   rt.enter();
   rt.leave();
@@ -260,10 +263,12 @@ extern "C" MHETA_EXPORT void mheta_stage_begin(const char* /*name*/) {
 extern "C" MHETA_EXPORT void mheta_stage_end(void) { mheta_stage_begin(nullptr); }
 
 // The time the program reads: the real one unless a service changes it.
+// MPICH's clock is read inside the guard, where the program's clocks are
+// the machine's (program_clocks.hpp).
 extern "C" MHETA_EXPORT double MPI_Wtime(void) {
-  const double now = PMPI_Wtime();
-  if (!mheta::interpose::engaged()) return now;
+  if (!mheta::interpose::engaged()) return PMPI_Wtime();
   const ReentryGuard guard;
+  const double now = PMPI_Wtime();
   return guard.nested() ? now : Runtime::get().wtime(now);
 }
 

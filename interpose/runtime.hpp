@@ -72,6 +72,8 @@ class Runtime {
     if (std::this_thread::get_id() != init_thread_) other_threads_called_.store(true, std::memory_order_relaxed);
   }
   bool other_threads_called() const { return other_threads_called_.load(std::memory_order_relaxed); }
+  // Whether the calling thread is the one that started MPI.
+  bool on_init_thread() const { return std::this_thread::get_id() == init_thread_; }
   // A private duplicate of MPI_COMM_WORLD for the interposer's own
   // collectives (MPI_COMM_NULL when capture is off).
   MPI_Comm private_comm() const { return comm_; }

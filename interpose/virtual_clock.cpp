@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "interpose/network_probe.hpp"
+#include "interpose/program_clocks.hpp"
 #include "interpose/runtime.hpp"
 
 namespace mheta::interpose {
@@ -67,6 +68,18 @@ void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
   seconds = clock_.now();
 }
 
+double VirtualClockService::program_time(Runtime& rt) const {
+  if (on()) return clock_.now() + rt.compute_since_leave();
+  return carrying_ ? PMPI_Wtime() + fallback_offset_ : clock_.now();
+}
+
+// The program's clocks go on from the virtual time reached
+// (program_clocks.hpp).
+void VirtualClockService::on_finish(Runtime& rt) {
+  program_clocks().finish(program_time(rt));
+  finish();
+}
+
 void VirtualClockService::after_call(Runtime& rt, Fn) {
   if (on()) rt.leave();
 }
@@ -87,6 +100,7 @@ void VirtualClockService::start(const RankEmulation& rank, Network network, bool
   if (!network_) measured_ = measure_network(shadows_.shadow(MPI_COMM_WORLD));
   carrying_ = true;
   on_.store(true, std::memory_order_relaxed);
+  program_clocks().start(clock_.now());
 }
 
 void VirtualClockService::finish() {

@@ -42,7 +42,7 @@ class VirtualClockService final : public Service {
   // The service's hooks.
   const char* name() const override { return "virtual-clock"; }
   void on_start(Runtime& rt) override;
-  void on_finish(Runtime&) override { finish(); }
+  void on_finish(Runtime& rt) override;
   bool keeps_engaged(const Runtime&) const override { return true; }
   bool measures_cpu() const override { return true; }
   bool measures_preemptions() const override { return true; }
@@ -62,6 +62,10 @@ class VirtualClockService final : public Service {
   // Whether the captured iteration (or, before one, the times so far) was
   // timed by the virtual clock: the profile's `clock`.
   bool timed_capture() const { return captured_ ? capture_virtual_ : on(); }
+
+  // The time MPI_Wtime would return now, the compute since the last call
+  // included, without moving the clock.
+  double program_time(Runtime& rt) const;
 
   // MPI_Init has returned (every rank calls it: collective). Without a
   // network, the machine's own is measured (network_probe.hpp).

@@ -8,8 +8,7 @@
  *   clock_probe io DIRECTORY ITERATIONS  each iteration writes and reads
  *       back 4 MiB of the rank's own file: I/O and almost nothing else;
  *       prints each rank's virtual time (rankK_elapsed_s) and the real
- *       time the same loop took (rankK_real_s, CLOCK_MONOTONIC, which the
- *       interposer leaves alone)
+ *       time the same loop took (rankK_real_s, the machine's clock)
  *   clock_probe io_c DIRECTORY ITERATIONS  the same with MPI-4's
  *       large-count MPI_File_write_at_c and MPI_File_read_at_c
  *   clock_probe io_split DIRECTORY ITERATIONS  the same with split
@@ -46,11 +45,21 @@
  *   clock_probe cancel  every rank cancels a receive no message matches,
  *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1
  *   clock_probe start  each rank's MPI_Wtime as MPI_Init returned
- *       (rankK_start_s) and after a first barrier (rankK_barrier_s) */
+ *       (rankK_start_s) and after a first barrier (rankK_barrier_s)
+ *   clock_probe clocks MS ITERATIONS  the loop of `compute`, timed also by
+ *       the program's other clocks: prints wtime_s (MPI_Wtime), cpu_s, and
+ *       the loop's time by clock_gettime's CLOCK_MONOTONIC, CLOCK_REALTIME
+ *       and CLOCK_BOOTTIME, gettimeofday and timespec_get (each <name>_s);
+ *       ordered=1 when CLOCK_MONOTONIC read before MPI_Init, after it,
+ *       before MPI_Finalize and after it never went back
+ * Where a check needs the machine's own time it reads the system call,
+ * which no library stands between (machine_s). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,10 +67,63 @@
 
 enum { kIoDoubles = 512 * 1024, kRingDoubles = 8192 };
 
-static double monotonic_s(void) {
+static double seconds_of(struct timespec t) { return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+
+static double machine_s(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+  syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+  return seconds_of(t);
+}
+
+static double clock_s(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return seconds_of(t);
+}
+
+static double gettimeofday_s(void) {
+  struct timeval t;
+  gettimeofday(&t, NULL);
+  return (double)t.tv_sec + 1e-6 * (double)t.tv_usec;
+}
+
+static double timespec_get_s(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC);
+  return seconds_of(t);
+}
+
+/* CLOCK_MONOTONIC read before MPI_Init, after it, before MPI_Finalize. */
+static double g_before_init_s, g_after_init_s;
+
+enum { kClocks = 6 };
+
+static void read_clocks(double* t) {
+  t[0] = MPI_Wtime();
+  t[1] = clock_s(CLOCK_MONOTONIC);
+  t[2] = clock_s(CLOCK_REALTIME);
+  t[3] = clock_s(CLOCK_BOOTTIME);
+  t[4] = gettimeofday_s();
+  t[5] = timespec_get_s();
+}
+
+static int clocks(int rank, double ms, int iterations) {
+  static const char* const names[kClocks] = {"wtime", "monotonic", "realtime", "boottime", "gettimeofday",
+                                             "timespec_get"};
+  double start[kClocks], end[kClocks], cpu = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  read_clocks(start);
+  for (int it = 0; it < iterations; ++it) {
+    cpu += compute_for(ms * 1e-3);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  read_clocks(end);
+  if (rank == 0) {
+    for (int c = 0; c < kClocks; ++c) printf("%s_s=%.9f ", names[c], end[c] - start[c]);
+    printf("cpu_s=%.9f\n", cpu);
+    fflush(stdout);
+  }
+  return 0;
 }
 
 static void fixed_work(double* v, int n, int it) {
@@ -122,14 +184,14 @@ static int io(int rank, const char* dir, int iterations, enum IoCalls calls) {
   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
   MPI_File_write_at(fh, 0, block, kIoDoubles, MPI_DOUBLE, MPI_STATUS_IGNORE);  // the file exists before timing
   MPI_Barrier(MPI_COMM_WORLD);
-  const double real_start = monotonic_s();
+  const double real_start = machine_s();
   const double start = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) {
     block[0] = it;
     write_and_read(fh, block, calls);
   }
   const double elapsed = MPI_Wtime() - start;
-  const double real = monotonic_s() - real_start;
+  const double real = machine_s() - real_start;
   MPI_File_close(&fh);
   free(block);
   // Every rank's own time too: ranks given different disk factors, doing the
@@ -358,11 +420,11 @@ static int status_polls(int rank) {
   int value = 0;
   MPI_Request request;
   if (message_sent_late(rank, &value, &request)) {
-    const double start = MPI_Wtime(), wall_start = monotonic_s();
+    const double start = MPI_Wtime(), wall_start = machine_s();
     long count = 0;
     for (int done = 0; !done; ++count) MPI_Request_get_status(request, &done, MPI_STATUS_IGNORE);
     MPI_Wait(&request, MPI_STATUS_IGNORE);
-    printf("elapsed_s=%.9f wall_s=%.9f polls=%ld received=%d\n", MPI_Wtime() - start, monotonic_s() - wall_start, count,
+    printf("elapsed_s=%.9f wall_s=%.9f polls=%ld received=%d\n", MPI_Wtime() - start, machine_s() - wall_start, count,
            value);
   }
   return 0;
@@ -386,8 +448,10 @@ static int started(int rank, int size) {
 }
 
 int main(int argc, char** argv) {
+  g_before_init_s = clock_s(CLOCK_MONOTONIC);
   MPI_Init(&argc, &argv);
   init_returned_s = MPI_Wtime();
+  g_after_init_s = clock_s(CLOCK_MONOTONIC);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -421,13 +485,21 @@ int main(int argc, char** argv) {
     status = polls(rank, argv[2], atol(argv[3]));
   } else if (strcmp(mode, "start") == 0 && argc == 2) {
     status = started(rank, size);
+  } else if (strcmp(mode, "clocks") == 0 && argc == 4) {
+    status = clocks(rank, atof(argv[2]), atoi(argv[3]));
   } else if (rank == 0) {
     fprintf(stderr,
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
             "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | status_polls (2+ ranks) | "
-            "cancel | start\n");
+            "cancel | start | clocks MS ITERATIONS\n");
   }
+  const double before_finalize_s = clock_s(CLOCK_MONOTONIC);
   MPI_Finalize();
+  const double after_finalize_s = clock_s(CLOCK_MONOTONIC);
+  if (strcmp(mode, "clocks") == 0 && rank == 0) {
+    printf("ordered=%d\n", g_before_init_s <= g_after_init_s && g_after_init_s <= before_finalize_s &&
+                                before_finalize_s <= after_finalize_s);
+  }
   return status;
 }

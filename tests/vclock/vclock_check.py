@@ -44,6 +44,12 @@ and exits non-zero with a message when what it checks does not hold.
                 did not see created (unfollowed_calls.c): results unchanged,
                 each rank says once that the clock does not follow them, and
                 a wait in one is no compute
+  clocks        a loop of compute timed by MPI_Wtime and by the program's
+                other clocks (clock_probe's clock_gettime, gettimeofday,
+                timespec_get; C++'s std::chrono clocks; Fortran's
+                system_clock), CPU factor 3: every clock tells the virtual
+                time MPI_Wtime does, 3 times the CPU time, and CLOCK_MONOTONIC
+                never goes back across MPI_Init and MPI_Finalize
   threads       a hybrid MPI + OpenMP program (tests/corpus/omp_jacobi.c)
                 with two threads a rank takes half the virtual time of one
                 thread a rank: OpenMP's waits passive under `mheta run`, so
@@ -366,6 +372,32 @@ def cmd_status_polls(args):
                           % (elapsed * 1e3, wall * 1e3))
 
 
+def cmd_clocks(args):
+    """Each clock brackets the same loop as MPI_Wtime, read next to it: the
+    same virtual time to the few microseconds between the readings (at
+    most 1 %). Before the program's clocks were followed they told the
+    machine's time, about the CPU time on 2 ranks (a third of MPI_Wtime's)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        node = emulation_file(tmp, "cpu3", {"cpu_factor": 3})
+        programs = [[args.probe, "clocks", "20", "10"]] + [[p, "20", "10"] for p in args.program]
+        for program in programs:
+            name = os.path.basename(program[0])
+            out = under_mheta(args, 2, "virtual", node, program, tmp).stdout
+            wtime, cpu = figure(out, "wtime_s"), figure(out, "cpu_s")
+            within("%s: MPI_Wtime / CPU time" % name, wtime / cpu, 3, args.tolerance)
+            clocks = [k for k in re.findall(r"\b([a-z_0-9]+)_s=", out) if k not in ("wtime", "cpu")]
+            if not clocks:
+                fail("%s printed no clock's time:\n%s" % (name, out))
+            for clock in clocks:
+                ratio = figure(out, clock + "_s") / wtime
+                print("%s: %s / MPI_Wtime %.4f" % (name, clock, ratio))
+                if abs(ratio - 1) > 0.01:
+                    fail("%s: the loop took %.6f s by %s and %.6f s by MPI_Wtime: the program's clock is not the "
+                         "virtual one\n%s" % (name, figure(out, clock + "_s"), clock, wtime, out))
+            if "ordered=" in out and figure(out, "ordered") != 1:
+                fail("%s: CLOCK_MONOTONIC went back across MPI_Init or MPI_Finalize:\n%s" % (name, out))
+
+
 def cmd_cancel(args):
     with tempfile.TemporaryDirectory() as tmp:
         for np in args.ranks:
@@ -480,7 +512,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "start", "latency",
                                           "link", "calls", "sleeps", "status-polls", "cancel", "reproducible",
-                                          "followed", "dynamic", "unfollowed", "threads"])
+                                          "followed", "dynamic", "unfollowed", "threads", "clocks"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls, neighbour_calls "
@@ -498,7 +530,8 @@ def main():
     parser.add_argument("--short-requests", action="store_true",
                         help="disk: many short requests (100 iterations on a disk of 200 us and 4000 MB/s)")
     parser.add_argument("program", nargs="*", help="unchanged: the program and its arguments (@TMP@: a scratch "
-                        "folder); threads: a hybrid MPI + OpenMP program printing its time per iteration")
+                        "folder); threads: a hybrid MPI + OpenMP program printing its time per iteration; clocks: more programs "
+                        "taking MS ITERATIONS and printing their clocks' times")
     args = parser.parse_args()
     {
         "unchanged": cmd_unchanged,
@@ -514,6 +547,7 @@ def main():
         "sleeps": cmd_sleeps,
         "status-polls": cmd_status_polls,
         "cancel": cmd_cancel,
+        "clocks": cmd_clocks,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
         "dynamic": cmd_dynamic,

@@ -1,0 +1,56 @@
+#pragma once
+// The clocks a program times itself with besides MPI_Wtime: clock_gettime's
+// elapsed-time and time-of-day clocks (C's, C++'s std::chrono clocks and
+// Fortran's system_clock read them), gettimeofday, timespec_get
+// (clock_reads.cpp). Under the virtual clock they tell virtual time, as
+// MPI_Wtime does (docs/emulation.md, "The program's own clocks"): each is
+// anchored where the virtual clock starts, at its reading then, and goes on
+// from there by the virtual time elapsed, so a program that times its loop
+// with them reports emulated times, and a reading never goes back. After
+// MPI_Finalize they go on at the machine's pace from where virtual time
+// ended. The processor-time clocks (CLOCK_PROCESS_CPUTIME_ID, a thread's)
+// stay the machine's: they are what the virtual clock is made of.
+#include <atomic>
+#include <ctime>
+
+namespace mheta::interpose {
+
+class ProgramClocks {
+ public:
+  enum class State { machine, virtual_time, after_virtual };
+
+  // Whether `clock` is one that follows the virtual clock.
+  static bool follows(clockid_t clock);
+
+  // The virtual clock has started, reading `virtual_now` (seconds).
+  void start(double virtual_now);
+  // It stops, at `virtual_now`: from here on the machine's pace.
+  void finish(double virtual_now);
+  State state() const { return state_.load(std::memory_order_acquire); }
+
+  // `clock`'s reading at virtual time `virtual_now` (state virtual_time).
+  timespec at(clockid_t clock, double virtual_now) const;
+  // `clock`'s reading once virtual time has ended, from the machine's
+  // reading `machine` (state after_virtual).
+  timespec after(clockid_t clock, const timespec& machine) const;
+
+ private:
+  static constexpr int kClocks = 7;
+  static int index(clockid_t clock);
+
+  timespec started_[kClocks]{};   // each clock's machine reading as virtual time started
+  timespec finished_[kClocks]{};  // and as it ended
+  double virtual_start_ = 0;
+  double virtual_end_ = 0;
+  std::atomic<State> state_{State::machine};
+};
+
+// The process's one set (the virtual clock starts and finishes it).
+ProgramClocks& program_clocks();
+
+// A program's reading of `clock`, `t` the machine's: changed to what the
+// program is to see (unchanged unless the virtual clock runs, on the thread
+// that started MPI, outside intercepted calls).
+void program_clock_read(clockid_t clock, timespec& t);
+
+}  // namespace mheta::interpose
