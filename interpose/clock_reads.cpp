@@ -3,23 +3,20 @@
 // to see: under the virtual clock, virtual time (program_clocks.hpp). C++'s
 // std::chrono clocks reach them as clock_gettime, Fortran's system_clock
 // and date_and_time too; omp_get_wtime as well.
-#include <dlfcn.h>
 #include <sys/time.h>
 #include <time.h>
 
 #include "interpose/clock.hpp"
 #include "interpose/export.hpp"
+#include "interpose/next_definition.hpp"
 #include "interpose/program_clocks.hpp"
 
 namespace {
 
+using mheta::interpose::next_definition;
+
 using Gettimeofday = int (*)(timeval*, void*);
 using TimespecGet = int (*)(timespec*, int);
-
-template <typename Function>
-Function next_definition(const char* name) {
-  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-}
 
 }  // namespace
 

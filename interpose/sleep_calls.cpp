@@ -2,7 +2,6 @@
 // sleep, sched_yield), passed on to the C library's; the processor time
 // inside them is no compute (runtime.hpp, NotCompute). C++'s sleep_for
 // reaches them as nanosleep, Fortran's SLEEP as sleep.
-#include <dlfcn.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -11,14 +10,12 @@
 #include <cerrno>
 
 #include "interpose/export.hpp"
+#include "interpose/next_definition.hpp"
 #include "interpose/runtime.hpp"
 
 namespace {
 
-template <typename Function>
-Function next_definition(const char* name) {
-  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-}
+using mheta::interpose::next_definition;
 
 using Nanosleep = int (*)(const timespec*, timespec*);
 using ClockNanosleep = int (*)(clockid_t, int, const timespec*, timespec*);
