@@ -90,4 +90,35 @@ void program_clock_read(clockid_t clock, timespec& t) {
   t = clocks.at(clock, rt.wtime(PMPI_Wtime()));
 }
 
+void program_slept(double seconds) {
+  if (seconds <= 0 || program_clocks().state() != ProgramClocks::State::virtual_time || ReentryGuard::inside()) return;
+  Runtime& rt = Runtime::get();
+  if (rt.on_init_thread()) rt.clock().slept(seconds);
+}
+
+// The program's reading now (program_clock_read, which moves the virtual
+// clock as any reading does) against the machine's gives the offset.
+ProgramDeadline::ProgramDeadline(clockid_t clock, const timespec* deadline) : program_(deadline) {
+  const ProgramClocks::State state = program_clocks().state();
+  if (deadline == nullptr || state == ProgramClocks::State::machine || !ProgramClocks::follows(clock) ||
+      ReentryGuard::inside() || !Runtime::get().on_init_thread()) {
+    return;
+  }
+  timespec machine{};
+  if (machine_clock_gettime(clock, &machine) != 0) return;
+  timespec program = machine;
+  program_clock_read(clock, program);
+  machine_ = plus_seconds(*deadline, -seconds_between(machine, program));
+  translated_ = true;
+  owes_ = state == ProgramClocks::State::virtual_time;
+  wait_s_ = seconds_between(program, *deadline);
+  started_s_ = now_s();
+}
+
+// A timed-out wait never returns before its deadline; 1 us of slack covers
+// the clocks' offsets, read a few hundred nanoseconds apart.
+void ProgramDeadline::ended() const {
+  if (owes_ && wait_s_ > 0 && now_s() - started_s_ >= wait_s_ - 1e-6) program_slept(wait_s_);
+}
+
 }  // namespace mheta::interpose

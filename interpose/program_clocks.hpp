@@ -53,4 +53,35 @@ ProgramClocks& program_clocks();
 // that started MPI, outside intercepted calls).
 void program_clock_read(clockid_t clock, timespec& t);
 
+// The program slept `seconds` (a sleep call's request): under the virtual
+// clock, on the thread that started MPI, outside intercepted calls, owed to
+// its clock until it reads it or calls MPI (VirtualClockService::slept).
+void program_slept(double seconds);
+
+// A deadline the program computed from one of its clocks, for a call that
+// waits until it (clock_nanosleep's TIMER_ABSTIME, sleep_calls.cpp; the
+// same would serve pthread_cond_timedwait, sem_timedwait and the like,
+// which are not wrapped yet: docs/emulation.md). Where its clocks tell virtual time
+// the deadline is not the machine's: it is translated by the difference
+// between the two clocks now, so the wait lasts what the program asked
+// for, and a wait that lasted until its deadline leaves the program's
+// clock there (program_slept). A wait that ended earlier (signalled,
+// unlocked) moves no clock.
+class ProgramDeadline {
+ public:
+  ProgramDeadline(clockid_t clock, const timespec* deadline);
+  // The deadline to pass to the C library.
+  const timespec* machine() const { return translated_ ? &machine_ : program_; }
+  // The wait has returned.
+  void ended() const;
+
+ private:
+  const timespec* program_;
+  timespec machine_{};
+  bool translated_ = false;
+  bool owes_ = false;     // a wait that reaches its deadline moves the virtual clock
+  double wait_s_ = 0;     // from the program's reading to its deadline
+  double started_s_ = 0;  // the machine's monotonic clock as the wait began
+};
+
 }  // namespace mheta::interpose

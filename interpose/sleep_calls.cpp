@@ -1,7 +1,10 @@
 // The program's sleeps and yields (nanosleep, clock_nanosleep, usleep,
 // sleep, sched_yield), passed on to the C library's; the processor time
 // inside them is no compute (runtime.hpp, NotCompute). C++'s sleep_for
-// reaches them as nanosleep, Fortran's SLEEP as sleep.
+// reaches them as nanosleep, Fortran's SLEEP as sleep. The time a sleep
+// lasted is owed to the virtual clock (program_clocks.hpp, program_slept),
+// and an absolute clock_nanosleep deadline, computed from the program's
+// clock, is translated to the machine's (ProgramDeadline).
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -11,11 +14,21 @@
 
 #include "interpose/export.hpp"
 #include "interpose/next_definition.hpp"
+#include "interpose/program_clocks.hpp"
 #include "interpose/runtime.hpp"
 
 namespace {
 
 using mheta::interpose::next_definition;
+using mheta::interpose::program_slept;
+
+double seconds_of(const timespec& t) { return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec); }
+
+// What an interrupted relative sleep slept: its request less what remains.
+void slept_relative(const timespec* request, const timespec* remaining, bool interrupted) {
+  if (request == nullptr) return;
+  program_slept(seconds_of(*request) - (interrupted && remaining != nullptr ? seconds_of(*remaining) : 0.0));
+}
 
 using Nanosleep = int (*)(const timespec*, timespec*);
 using ClockNanosleep = int (*)(clockid_t, int, const timespec*, timespec*);
@@ -29,33 +42,49 @@ using SchedYield = int (*)();
 extern "C" MHETA_EXPORT int nanosleep(const timespec* request, timespec* remaining) {
   static const Nanosleep next = next_definition<Nanosleep>("nanosleep");
   const mheta::interpose::NotCompute not_compute;
-  return next != nullptr ? next(request, remaining)
-                         : static_cast<int>(syscall(SYS_nanosleep, request, remaining));
+  const int rc = next != nullptr ? next(request, remaining)
+                                 : static_cast<int>(syscall(SYS_nanosleep, request, remaining));
+  slept_relative(request, remaining, rc != 0 && errno == EINTR);
+  return rc;
 }
 
 extern "C" MHETA_EXPORT int clock_nanosleep(clockid_t clock, int flags, const timespec* request, timespec* remaining) {
   static const ClockNanosleep next = next_definition<ClockNanosleep>("clock_nanosleep");
   const mheta::interpose::NotCompute not_compute;
-  if (next != nullptr) return next(clock, flags, request, remaining);
+  const bool absolute = (flags & TIMER_ABSTIME) != 0;
+  const mheta::interpose::ProgramDeadline deadline(clock, absolute ? request : nullptr);
+  const timespec* machine_request = absolute ? deadline.machine() : request;
   // clock_nanosleep returns the error rather than setting errno.
-  return syscall(SYS_clock_nanosleep, clock, flags, request, remaining) == 0 ? 0 : errno;
+  const int rc = next != nullptr ? next(clock, flags, machine_request, remaining)
+                 : syscall(SYS_clock_nanosleep, clock, flags, machine_request, remaining) == 0 ? 0
+                                                                                              : errno;
+  if (absolute) {
+    deadline.ended();
+  } else {
+    slept_relative(request, remaining, rc == EINTR);
+  }
+  return rc;
 }
 
 extern "C" MHETA_EXPORT int usleep(useconds_t microseconds) {
   static const Usleep next = next_definition<Usleep>("usleep");
   const mheta::interpose::NotCompute not_compute;
-  if (next != nullptr) return next(microseconds);
   const timespec request{static_cast<time_t>(microseconds / 1000000), static_cast<long>(microseconds % 1000000) * 1000};
-  return static_cast<int>(syscall(SYS_nanosleep, &request, nullptr));
+  const int rc = next != nullptr ? next(microseconds) : static_cast<int>(syscall(SYS_nanosleep, &request, nullptr));
+  if (rc == 0) program_slept(seconds_of(request));
+  return rc;
 }
 
 extern "C" MHETA_EXPORT unsigned sleep(unsigned seconds) {
   static const Sleep next = next_definition<Sleep>("sleep");
   const mheta::interpose::NotCompute not_compute;
-  if (next != nullptr) return next(seconds);
   timespec request{static_cast<time_t>(seconds), 0};
   timespec remaining{0, 0};
-  return syscall(SYS_nanosleep, &request, &remaining) == 0 ? 0 : static_cast<unsigned>(remaining.tv_sec);
+  const unsigned left = next != nullptr ? next(seconds)
+                        : syscall(SYS_nanosleep, &request, &remaining) == 0 ? 0
+                                                                            : static_cast<unsigned>(remaining.tv_sec);
+  program_slept(static_cast<double>(seconds - left));
+  return left;
 }
 
 extern "C" MHETA_EXPORT int sched_yield() noexcept {

@@ -30,6 +30,7 @@ void VirtualClockService::before_call(Runtime&, Fn fn, ComputeSection& section) 
     section.seconds = rank_.cpu_factor * std::max(section.cpu_s, 0.0);
     return;
   }
+  slept_s_ = 0;
   const auto key = UndisturbedCompute::section(static_cast<std::uint32_t>(earlier_fn_),
                                                static_cast<std::uint32_t>(last_fn_), static_cast<std::uint32_t>(fn));
   earlier_fn_ = last_fn_;
@@ -63,6 +64,8 @@ void VirtualClockService::on_wtime(Runtime& rt, double& seconds) {
     if (carrying_) seconds += fallback_offset_;
     return;
   }
+  clock_.advance(slept_s_);  // the sleeps since the last call (slept())
+  slept_s_ = 0;
   rt.enter();  // the compute up to the call moves the clock first
   rt.leave();
   seconds = clock_.now();
@@ -127,6 +130,10 @@ void VirtualClockService::fall_back() {
 }
 
 double VirtualClockService::compute(double cpu_s) { return on() ? clock_.advance_compute(cpu_s, rank_.cpu_factor) : 0; }
+
+void VirtualClockService::slept(double seconds) {
+  if (on() && seconds > 0) slept_s_ += seconds;
+}
 
 void VirtualClockService::wait_until(double t) {
   if (on()) clock_.wait_until(t);

@@ -86,6 +86,14 @@ class VirtualClockService final : public Service {
   double compute(double cpu_s);
   // An emulated disk's non-blocking request completes at `t`.
   void wait_until(double t);
+  // The program slept `seconds` between MPI calls (or waited that long for
+  // a deadline). Owed, not yet spent: should it read its clock before its
+  // next MPI call (MPI_Wtime, clock_gettime), the clock moves on by it
+  // first, so that a program waiting by its clock (sleep_until, a loop of
+  // sleeps until a time) sees the time it slept pass; an MPI call drops
+  // it, so that a polling loop's sleeps leave the wait to the emulated
+  // network (docs/emulation.md, "Sleeps and yields").
+  void slept(double seconds);
   // Whether MPI-IO is timed on the emulation's disk (emulated_disk.hpp)
   // rather than by its measured time.
   bool emulates_disk() const { return on() && disk_.has_value(); }
@@ -209,6 +217,7 @@ class VirtualClockService final : public Service {
   mutable std::unordered_map<MPI_Win, Window> windows_;  // under files_mutex_
   std::atomic<bool> on_{false};
   double fallback_offset_ = 0;
+  double slept_s_ = 0;  // the program's sleeps since its last MPI call (slept())
   bool captured_ = false;
   bool capture_virtual_ = false;
   bool carrying_ = false;

@@ -52,6 +52,12 @@
  *       and CLOCK_BOOTTIME, gettimeofday and timespec_get (each <name>_s);
  *       ordered=1 when CLOCK_MONOTONIC read before MPI_Init, after it,
  *       before MPI_Finalize and after it never went back
+ *   clock_probe deadlines  rank 0 waits by its clock: clock_nanosleep to
+ *       an absolute CLOCK_MONOTONIC deadline 50 ms on (abs_machine_s and
+ *       abs_program_s: the wait's time on the machine's clock and on the
+ *       program's), then a loop of 1 ms usleeps until gettimeofday passes a
+ *       time 50 ms on (loop_machine_s, loop_program_s; loop_ended=0 when
+ *       the machine's clock gave up on it after 5 s)
  * Where a check needs the machine's own time it reads the system call,
  * which no library stands between (machine_s). */
 #include <mpi.h>
@@ -430,6 +436,45 @@ static int status_polls(int rank) {
   return 0;
 }
 
+static double time_of_day_s(void) {
+  struct timeval t;
+  gettimeofday(&t, NULL);
+  return (double)t.tv_sec + 1e-6 * (double)t.tv_usec;
+}
+
+static int deadlines(int rank) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    double machine_start = machine_s(), program_start = clock_s(CLOCK_MONOTONIC);
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_nsec += 50000000;
+    if (deadline.tv_nsec >= 1000000000) {
+      deadline.tv_nsec -= 1000000000;
+      ++deadline.tv_sec;
+    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) != 0) {
+    }
+    printf("abs_machine_s=%.9f abs_program_s=%.9f\n", machine_s() - machine_start,
+           clock_s(CLOCK_MONOTONIC) - program_start);
+    machine_start = machine_s();
+    program_start = time_of_day_s();
+    const double until = program_start + 0.05;
+    int ended = 1;
+    while (time_of_day_s() < until) {
+      if (machine_s() - machine_start > 5) {
+        ended = 0;
+        break;
+      }
+      usleep(1000);
+    }
+    printf("loop_machine_s=%.9f loop_program_s=%.9f loop_ended=%d\n", machine_s() - machine_start,
+           time_of_day_s() - program_start, ended);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return 0;
+}
+
 // Each rank's time when MPI_Init has returned, read before anything else.
 static double init_returned_s;
 
@@ -485,6 +530,8 @@ int main(int argc, char** argv) {
     status = polls(rank, argv[2], atol(argv[3]));
   } else if (strcmp(mode, "start") == 0 && argc == 2) {
     status = started(rank, size);
+  } else if (strcmp(mode, "deadlines") == 0 && argc == 2) {
+    status = deadlines(rank);
   } else if (strcmp(mode, "clocks") == 0 && argc == 4) {
     status = clocks(rank, atof(argv[2]), atoi(argv[3]));
   } else if (rank == 0) {
@@ -492,7 +539,7 @@ int main(int argc, char** argv) {
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
             "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | status_polls (2+ ranks) | "
-            "cancel | start | clocks MS ITERATIONS\n");
+            "cancel | start | deadlines | clocks MS ITERATIONS\n");
   }
   const double before_finalize_s = clock_s(CLOCK_MONOTONIC);
   MPI_Finalize();

@@ -398,6 +398,30 @@ def cmd_clocks(args):
                 fail("%s: CLOCK_MONOTONIC went back across MPI_Init or MPI_Finalize:\n%s" % (name, out))
 
 
+def cmd_deadlines(args):
+    """A program waiting by its clock, which tells virtual time: an absolute
+    clock_nanosleep deadline 50 ms on, and a loop of 1 ms sleeps until its
+    time of day has moved 50 ms. Before the sleeps were owed to the clock
+    and the deadline translated, the first returned at once (6.7 ms on the
+    machine, 0.1 ms on the program's clock: the deadline lay in the
+    machine's past) and the second had not ended after 5 s (its clock moved
+    only by the loop's compute).
+    Each must last its 50 ms on both clocks (at most 0.5 s)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        node = emulation_file(tmp, "cpu3", {"cpu_factor": 3})
+        out = under_mheta(args, 2, "virtual", node, [args.probe, "deadlines"], tmp).stdout
+        if figure(out, "loop_ended") != 1:
+            fail("a loop of sleeps until the program's clock passed a time 50 ms on had not ended after 5 s:\n" + out)
+        for wait in ("abs", "loop"):
+            machine, program = figure(out, wait + "_machine_s"), figure(out, wait + "_program_s")
+            print("%s: %.1f ms on the machine's clock, %.1f ms on the program's (each 50-500)"
+                  % (wait, machine * 1e3, program * 1e3))
+            for clock, value in (("machine's", machine), ("program's", program)):
+                if not 0.0499 <= value <= 0.5:
+                    fail("%s: the wait for 50 ms took %.3f ms on the %s clock\n%s"
+                         % (wait, value * 1e3, clock, out))
+
+
 def cmd_cancel(args):
     with tempfile.TemporaryDirectory() as tmp:
         for np in args.ranks:
@@ -512,7 +536,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("check", choices=["unchanged", "cpu-factor", "io-factor", "disk", "gatherv", "start", "latency",
                                           "link", "calls", "sleeps", "status-polls", "cancel", "reproducible",
-                                          "followed", "dynamic", "unfollowed", "threads", "clocks"])
+                                          "followed", "dynamic", "unfollowed", "threads", "clocks", "deadlines"])
     parser.add_argument("--mpiexec", required=True)
     parser.add_argument("--mheta", required=True)
     parser.add_argument("--probe", help="the clock_probe program (followed: the followed_calls, neighbour_calls "
@@ -548,6 +572,7 @@ def main():
         "status-polls": cmd_status_polls,
         "cancel": cmd_cancel,
         "clocks": cmd_clocks,
+        "deadlines": cmd_deadlines,
         "reproducible": cmd_reproducible,
         "followed": cmd_followed,
         "dynamic": cmd_dynamic,
