@@ -402,10 +402,10 @@ def cmd_deadlines(args):
     """A program waiting by its clock, which tells virtual time: an absolute
     clock_nanosleep deadline 50 ms on, and a loop of 1 ms sleeps until its
     time of day has moved 50 ms. Before the sleeps were owed to the clock
-    and the deadline translated, the first returned at once (6.7 ms on the
-    machine, 0.1 ms on the program's clock: the deadline lay in the
-    machine's past) and the second had not ended after 5 s (its clock moved
-    only by the loop's compute).
+    and the deadline translated, the first returned at once (0.02 ms on
+    the machine: the deadline lay in the machine's past) and the second
+    took 4.6 s on the machine, or had not ended after 5 s (its clock moved
+    only by the loop's compute, ~10 us a sleep).
     Each must last its 50 ms on both clocks (at most 0.5 s)."""
     with tempfile.TemporaryDirectory() as tmp:
         node = emulation_file(tmp, "cpu3", {"cpu_factor": 3})
