@@ -55,7 +55,7 @@ void sleep_s(double seconds) {
 double thread_cpu_s() {
   timespec t{};
   machine_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  return seconds_of(t);
 }
 
 double thread_cpu_read_cost_s() {

@@ -10,10 +10,14 @@ namespace mheta::interpose {
 // so its own readings, and anything it times, go past that one.
 int machine_clock_gettime(clockid_t clock, timespec* t);
 
+inline double seconds_of(const timespec& t) {
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 inline double now_s() {
   timespec t{};
   machine_clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  return seconds_of(t);
 }
 
 // The calling thread's CPU time, seconds.

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 
+#include "interpose/clock.hpp"
 #include "interpose/export.hpp"
 #include "interpose/next_definition.hpp"
 #include "interpose/program_clocks.hpp"
@@ -21,8 +22,7 @@ namespace {
 
 using mheta::interpose::next_definition;
 using mheta::interpose::program_slept;
-
-double seconds_of(const timespec& t) { return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec); }
+using mheta::interpose::seconds_of;
 
 // What an interrupted relative sleep slept: its request less what remains.
 void slept_relative(const timespec* request, const timespec* remaining, bool interrupted) {
