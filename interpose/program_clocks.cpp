@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 
@@ -117,8 +118,11 @@ ProgramDeadline::ProgramDeadline(clockid_t clock, const timespec* deadline) : pr
 
 // A timed-out wait never returns before its deadline; 1 us of slack covers
 // the clocks' offsets, read a few hundred nanoseconds apart.
+// The wait's errno is the program's.
 void ProgramDeadline::ended() const {
+  const int call_errno = errno;
   if (owes_ && wait_s_ > 0 && now_s() - started_s_ >= wait_s_ - 1e-6) program_slept(wait_s_);
+  errno = call_errno;
 }
 
 }  // namespace mheta::interpose

@@ -59,9 +59,9 @@ void program_clock_read(clockid_t clock, timespec& t);
 void program_slept(double seconds);
 
 // A deadline the program computed from one of its clocks, for a call that
-// waits until it (clock_nanosleep's TIMER_ABSTIME, sleep_calls.cpp; the
-// same would serve pthread_cond_timedwait, sem_timedwait and the like,
-// which are not wrapped yet: docs/emulation.md). Where its clocks tell virtual time
+// waits until it (clock_nanosleep's TIMER_ABSTIME, sleep_calls.cpp;
+// condition variables, timed locks, semaphores and joins,
+// deadline_waits.cpp). Where its clocks tell virtual time
 // the deadline is not the machine's: it is translated by the difference
 // between the two clocks now, so the wait lasts what the program asked
 // for, and a wait that lasted until its deadline leaves the program's
