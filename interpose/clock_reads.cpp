@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "interpose/clock.hpp"
+#include "interpose/early_entry.hpp"
 #include "interpose/export.hpp"
 #include "interpose/next_definition.hpp"
 #include "interpose/program_clocks.hpp"
@@ -20,7 +21,8 @@ using TimespecGet = int (*)(timespec*, int);
 
 }  // namespace
 
-extern "C" MHETA_EXPORT int clock_gettime(clockid_t clock, timespec* t) noexcept {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int clock_gettime(clockid_t clock, timespec* t) noexcept {
+  mheta_early_start();
   const int rc = mheta::interpose::machine_clock_gettime(clock, t);
   if (rc == 0) mheta::interpose::program_clock_read(clock, *t);
   return rc;
@@ -29,7 +31,8 @@ extern "C" MHETA_EXPORT int clock_gettime(clockid_t clock, timespec* t) noexcept
 // The time of day at the clock's resolution (microseconds), from
 // CLOCK_REALTIME as the C library's; its time zone, which nothing sets any
 // more, from the C library's.
-extern "C" MHETA_EXPORT int gettimeofday(timeval* tv, void* tz) noexcept {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int gettimeofday(timeval* tv, void* tz) noexcept {
+  mheta_early_start();
   static const Gettimeofday next = next_definition<Gettimeofday>("gettimeofday");
   timespec t{};
   if (mheta::interpose::machine_clock_gettime(CLOCK_REALTIME, &t) != 0) return -1;
@@ -45,7 +48,8 @@ extern "C" MHETA_EXPORT int gettimeofday(timeval* tv, void* tz) noexcept {
 
 // C11's: TIME_UTC is the time of day. The C library answers it without
 // its exported clock_gettime, so it is read here.
-extern "C" MHETA_EXPORT int timespec_get(timespec* t, int base) noexcept {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int timespec_get(timespec* t, int base) noexcept {
+  mheta_early_start();
   static const TimespecGet next = next_definition<TimespecGet>("timespec_get");
   if (base != TIME_UTC) return next != nullptr ? next(t, base) : 0;
   if (mheta::interpose::machine_clock_gettime(CLOCK_REALTIME, t) != 0) return 0;

@@ -22,6 +22,7 @@
 
 #include <cerrno>
 
+#include "interpose/early_entry.hpp"
 #include "interpose/export.hpp"
 #include "interpose/next_definition.hpp"
 #include "interpose/program_clocks.hpp"
@@ -31,39 +32,40 @@
 // deadline), the deadline's clock, the deadline, what a missing C library
 // definition returns, the exception specification of the C library's
 // declaration.
-#define MHETA_DEADLINE_WAITS(X)                                                                                     \
-  X(pthread_cond_timedwait, (pthread_cond_t * cond, pthread_mutex_t * mutex, const timespec* deadline),            \
-    (cond, mutex, machine), CLOCK_REALTIME, deadline, ENOSYS, )                                                     \
-  X(pthread_cond_clockwait,                                                                                         \
-    (pthread_cond_t * cond, pthread_mutex_t * mutex, clockid_t clock, const timespec* deadline),                   \
-    (cond, mutex, clock, machine), clock, deadline, ENOSYS, )                                                       \
-  X(pthread_mutex_timedlock, (pthread_mutex_t * mutex, const timespec* deadline), (mutex, machine), CLOCK_REALTIME, \
-    deadline, ENOSYS, noexcept)                                                                                     \
-  X(pthread_mutex_clocklock, (pthread_mutex_t * mutex, clockid_t clock, const timespec* deadline),                 \
-    (mutex, clock, machine), clock, deadline, ENOSYS, noexcept)                                                     \
-  X(pthread_rwlock_timedrdlock, (pthread_rwlock_t * lock, const timespec* deadline), (lock, machine),              \
-    CLOCK_REALTIME, deadline, ENOSYS, noexcept)                                                                     \
-  X(pthread_rwlock_timedwrlock, (pthread_rwlock_t * lock, const timespec* deadline), (lock, machine),              \
-    CLOCK_REALTIME, deadline, ENOSYS, noexcept)                                                                     \
-  X(pthread_rwlock_clockrdlock, (pthread_rwlock_t * lock, clockid_t clock, const timespec* deadline),              \
-    (lock, clock, machine), clock, deadline, ENOSYS, noexcept)                                                      \
-  X(pthread_rwlock_clockwrlock, (pthread_rwlock_t * lock, clockid_t clock, const timespec* deadline),              \
-    (lock, clock, machine), clock, deadline, ENOSYS, noexcept)                                                      \
-  X(pthread_timedjoin_np, (pthread_t thread, void** result, const timespec* deadline), (thread, result, machine),  \
-    CLOCK_REALTIME, deadline, ENOSYS, )                                                                             \
-  X(pthread_clockjoin_np, (pthread_t thread, void** result, clockid_t clock, const timespec* deadline),            \
-    (thread, result, clock, machine), clock, deadline, ENOSYS, )                                                    \
-  X(sem_timedwait, (sem_t * semaphore, const timespec* deadline), (semaphore, machine), CLOCK_REALTIME, deadline,  \
-    (errno = ENOSYS, -1), )                                                                                         \
-  X(sem_clockwait, (sem_t * semaphore, clockid_t clock, const timespec* deadline), (semaphore, clock, machine),    \
-    clock, deadline, (errno = ENOSYS, -1), )
+#define MHETA_DEADLINE_WAITS(X)                                                                                        \
+  X(pthread_cond_timedwait, (pthread_cond_t * cond, pthread_mutex_t * mutex, const timespec* deadline),                \
+    (cond, mutex, machine), CLOCK_REALTIME, deadline, ENOSYS, )                                                        \
+  X(pthread_cond_clockwait,                                                                                            \
+    (pthread_cond_t * cond, pthread_mutex_t * mutex, clockid_t clock, const timespec* deadline),                       \
+    (cond, mutex, clock, machine), clock, deadline, ENOSYS, )                                                          \
+  X(pthread_mutex_timedlock, (pthread_mutex_t * mutex, const timespec* deadline), (mutex, machine), CLOCK_REALTIME,    \
+    deadline, ENOSYS, noexcept)                                                                                        \
+  X(pthread_mutex_clocklock, (pthread_mutex_t * mutex, clockid_t clock, const timespec* deadline),                     \
+    (mutex, clock, machine), clock, deadline, ENOSYS, noexcept)                                                        \
+  X(pthread_rwlock_timedrdlock, (pthread_rwlock_t * lock, const timespec* deadline), (lock, machine), CLOCK_REALTIME,  \
+    deadline, ENOSYS, noexcept)                                                                                        \
+  X(pthread_rwlock_timedwrlock, (pthread_rwlock_t * lock, const timespec* deadline), (lock, machine), CLOCK_REALTIME,  \
+    deadline, ENOSYS, noexcept)                                                                                        \
+  X(pthread_rwlock_clockrdlock, (pthread_rwlock_t * lock, clockid_t clock, const timespec* deadline),                  \
+    (lock, clock, machine), clock, deadline, ENOSYS, noexcept)                                                         \
+  X(pthread_rwlock_clockwrlock, (pthread_rwlock_t * lock, clockid_t clock, const timespec* deadline),                  \
+    (lock, clock, machine), clock, deadline, ENOSYS, noexcept)                                                         \
+  X(pthread_timedjoin_np, (pthread_t thread, void** result, const timespec* deadline), (thread, result, machine),      \
+    CLOCK_REALTIME, deadline, ENOSYS, )                                                                                \
+  X(pthread_clockjoin_np, (pthread_t thread, void** result, clockid_t clock, const timespec* deadline),                \
+    (thread, result, clock, machine), clock, deadline, ENOSYS, )                                                       \
+  X(sem_timedwait, (sem_t * semaphore, const timespec* deadline), (semaphore, machine), CLOCK_REALTIME, deadline,      \
+    (errno = ENOSYS, -1), )                                                                                            \
+  X(sem_clockwait, (sem_t * semaphore, clockid_t clock, const timespec* deadline), (semaphore, clock, machine), clock, \
+    deadline, (errno = ENOSYS, -1), )
 
 #define MHETA_DEFINE_DEADLINE_WAIT(name, parameters, arguments, clock_of_deadline, deadline_of_wait, missing, spec) \
-  extern "C" MHETA_EXPORT int name parameters spec {                                                                \
+  extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int name parameters spec {                                              \
+    mheta_early_start();                                                                                            \
     using Next = int(*) parameters;                                                                                 \
-    static const Next next = mheta::interpose::next_definition<Next>(#name);                                       \
+    static const Next next = mheta::interpose::next_definition<Next>(#name);                                        \
     const mheta::interpose::NotCompute not_compute;                                                                 \
-    const mheta::interpose::ProgramDeadline wait(clock_of_deadline, deadline_of_wait);                             \
+    const mheta::interpose::ProgramDeadline wait(clock_of_deadline, deadline_of_wait);                              \
     const timespec* machine = wait.machine();                                                                       \
     const int rc = next != nullptr ? next arguments : missing;                                                      \
     wait.ended();                                                                                                   \

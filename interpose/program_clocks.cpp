@@ -69,10 +69,15 @@ timespec ProgramClocks::after(clockid_t clock, const timespec& machine) const {
   return plus_seconds(started_[i], virtual_end_ - virtual_start_ + seconds_between(finished_[i], machine));
 }
 
-ProgramClocks& program_clocks() {
-  static ProgramClocks* clocks = new ProgramClocks;  // never destroyed: the program reads clocks during exit
-  return *clocks;
-}
+// Initialized as the library loads, allocating nothing, and never destroyed
+// (trivially): the program reads its clocks during exit, and other
+// libraries' constructors before this library's, the allocator among them
+// (AddressSanitizer's reads the clock as it first allocates).
+namespace {
+constinit ProgramClocks the_program_clocks;
+}  // namespace
+
+ProgramClocks& program_clocks() { return the_program_clocks; }
 
 // The reading moves the clock as MPI_Wtime does: the compute up to it
 // first. Inside an intercepted call (MPI's and the interposer's own

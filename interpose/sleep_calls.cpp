@@ -13,6 +13,7 @@
 #include <cerrno>
 
 #include "interpose/clock.hpp"
+#include "interpose/early_entry.hpp"
 #include "interpose/export.hpp"
 #include "interpose/next_definition.hpp"
 #include "interpose/program_clocks.hpp"
@@ -39,16 +40,19 @@ using SchedYield = int (*)();
 }  // namespace
 
 // Should the C library's definition not be found, the system call stands in.
-extern "C" MHETA_EXPORT int nanosleep(const timespec* request, timespec* remaining) {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int nanosleep(const timespec* request, timespec* remaining) {
+  mheta_early_start();
   static const Nanosleep next = next_definition<Nanosleep>("nanosleep");
   const mheta::interpose::NotCompute not_compute;
-  const int rc = next != nullptr ? next(request, remaining)
-                                 : static_cast<int>(syscall(SYS_nanosleep, request, remaining));
+  const int rc =
+      next != nullptr ? next(request, remaining) : static_cast<int>(syscall(SYS_nanosleep, request, remaining));
   slept_relative(request, remaining, rc != 0 && errno == EINTR);
   return rc;
 }
 
-extern "C" MHETA_EXPORT int clock_nanosleep(clockid_t clock, int flags, const timespec* request, timespec* remaining) {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int clock_nanosleep(clockid_t clock, int flags, const timespec* request,
+                                                              timespec* remaining) {
+  mheta_early_start();
   static const ClockNanosleep next = next_definition<ClockNanosleep>("clock_nanosleep");
   const mheta::interpose::NotCompute not_compute;
   const bool absolute = (flags & TIMER_ABSTIME) != 0;
@@ -57,7 +61,7 @@ extern "C" MHETA_EXPORT int clock_nanosleep(clockid_t clock, int flags, const ti
   // clock_nanosleep returns the error rather than setting errno.
   const int rc = next != nullptr ? next(clock, flags, machine_request, remaining)
                  : syscall(SYS_clock_nanosleep, clock, flags, machine_request, remaining) == 0 ? 0
-                                                                                              : errno;
+                                                                                               : errno;
   if (absolute) {
     deadline.ended();
   } else {
@@ -66,7 +70,8 @@ extern "C" MHETA_EXPORT int clock_nanosleep(clockid_t clock, int flags, const ti
   return rc;
 }
 
-extern "C" MHETA_EXPORT int usleep(useconds_t microseconds) {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int usleep(useconds_t microseconds) {
+  mheta_early_start();
   static const Usleep next = next_definition<Usleep>("usleep");
   const mheta::interpose::NotCompute not_compute;
   const timespec request{static_cast<time_t>(microseconds / 1000000), static_cast<long>(microseconds % 1000000) * 1000};
@@ -75,19 +80,21 @@ extern "C" MHETA_EXPORT int usleep(useconds_t microseconds) {
   return rc;
 }
 
-extern "C" MHETA_EXPORT unsigned sleep(unsigned seconds) {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY unsigned sleep(unsigned seconds) {
+  mheta_early_start();
   static const Sleep next = next_definition<Sleep>("sleep");
   const mheta::interpose::NotCompute not_compute;
   timespec request{static_cast<time_t>(seconds), 0};
   timespec remaining{0, 0};
-  const unsigned left = next != nullptr ? next(seconds)
+  const unsigned left = next != nullptr                                     ? next(seconds)
                         : syscall(SYS_nanosleep, &request, &remaining) == 0 ? 0
                                                                             : static_cast<unsigned>(remaining.tv_sec);
   program_slept(static_cast<double>(seconds - left));
   return left;
 }
 
-extern "C" MHETA_EXPORT int sched_yield() noexcept {
+extern "C" MHETA_EXPORT MHETA_EARLY_ENTRY int sched_yield() noexcept {
+  mheta_early_start();
   static const SchedYield next = next_definition<SchedYield>("sched_yield");
   const mheta::interpose::NotCompute not_compute;
   return next != nullptr ? next() : static_cast<int>(syscall(SYS_sched_yield));
