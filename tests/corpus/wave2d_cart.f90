@@ -131,5 +131,6 @@ program wave2d_cart
       ' s per iteration'
   end if
   call MPI_Comm_free(cart, ierr)
+  deallocate(uold, u, unew, vel, sbuf, rbuf)
   call MPI_Finalize(ierr)
 end program wave2d_cart
