@@ -80,4 +80,5 @@ program heat_coarray
     print '(a,i0,a,es14.6,a,es14.6,a)', 'loop: ', steps, ' iterations, ', real(c1 - c0, dp) / rate, ' s, ', &
       real(c1 - c0, dp) / rate / steps, ' s per iteration'
   end if
+  deallocate (v)
 end program heat_coarray
