@@ -1,6 +1,7 @@
 #pragma once
 // The C library's definition of a function this library also defines (the
-// program's sleeps and clock reads): the next one after this library's.
+// program's sleeps, deadline waits and clock reads): the next one after
+// this library's.
 #include <dlfcn.h>
 
 namespace mheta::interpose {

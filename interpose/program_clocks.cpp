@@ -122,8 +122,8 @@ ProgramDeadline::ProgramDeadline(clockid_t clock, const timespec* deadline) : pr
 }
 
 // A timed-out wait never returns before its deadline; 1 us of slack covers
-// the clocks' offsets, read a few hundred nanoseconds apart.
-// The wait's errno is the program's.
+// the clocks' offsets, read a few hundred nanoseconds apart. The wait's
+// errno (sem_timedwait's ETIMEDOUT) is the program's.
 void ProgramDeadline::ended() const {
   const int call_errno = errno;
   if (owes_ && wait_s_ > 0 && now_s() - started_s_ >= wait_s_ - 1e-6) program_slept(wait_s_);
