@@ -52,6 +52,17 @@ void follow_receive_from_nobody(Runtime& rt, Category category, const CallInfo& 
   rt.requests().add(*c.request, pending);
 }
 
+// The message a completed receive got, as its status names it; a receive
+// posted from MPI_PROC_NULL gets none but still ends the section for the
+// capture. The caller holds the runtime's mutex.
+void record_received(Runtime& rt, Fn fn, MPI_Comm comm, const MPI_Status& status, int posted_peer) {
+  if (status.MPI_SOURCE >= 0) {
+    record_message(rt, fn, model::CommKind::recv, comm, status.MPI_SOURCE, received_bytes(&status), status.MPI_TAG);
+  } else if (posted_peer == MPI_PROC_NULL && rt.capturing()) {
+    rt.timeline().receive_from_nobody();
+  }
+}
+
 // A receive posted: its message is recorded where it completes.
 void post_receive(Runtime& rt, Fn fn, int peer, std::int64_t bytes, int tag) {
   rt.message({fn, MessageEvent::Kind::recv_posted, peer, bytes, tag});
@@ -97,12 +108,7 @@ int handle_recv(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   if (rc == MPI_SUCCESS) rt.clock().received(c.comm, c.status, posted);
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
-    if (c.status->MPI_SOURCE >= 0) {
-      record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
-                     c.status->MPI_TAG);
-    } else if (c.peer == MPI_PROC_NULL && rt.capturing()) {
-      rt.timeline().receive_from_nobody();
-    }
+    record_received(rt, fn, c.comm, *c.status, c.peer);
   }
   if (following && rc == MPI_SUCCESS)
     see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));  // the size it may receive
@@ -126,12 +132,7 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
     if (c.peer >= 0) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
-    if (c.status->MPI_SOURCE >= 0) {
-      record_message(rt, fn, model::CommKind::recv, c.comm, c.status->MPI_SOURCE, received_bytes(c.status),
-                     c.status->MPI_TAG);
-    } else if (c.peer2 == MPI_PROC_NULL && rt.capturing()) {
-      rt.timeline().receive_from_nobody();
-    }
+    record_received(rt, fn, c.comm, *c.status, c.peer2);
   }
   if (following && rc == MPI_SUCCESS) see_sendrecv(rt, fn, c);
   return rc;
@@ -293,12 +294,17 @@ int handle_partitioned(Runtime& rt, Fn fn, CallInfo&, CallRef call) {
   return rc;
 }
 
-// A matched probe (MPI_Mprobe, MPI_Improbe) takes the message's send time:
-// the receive of the matched message (MPI_Mrecv, MPI_Imrecv) cannot be told
-// from the status, and the message has arrived when the probe finds it.
+// A matched probe (MPI_Mprobe, MPI_Improbe) is where the message is
+// received, for the virtual clock (its send time) and for the capture (the
+// message, as a receive's): the receive of the matched message (MPI_Mrecv,
+// MPI_Imrecv) names no communicator and no peer, and the probe's wait for
+// the message is the receive's. An Improbe that found nothing is a test: not
+// seen by detection, whose wait/test calls vary in number.
 int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   MPI_Status local{};
-  if (rt.clock().carrying() && c.status == MPI_STATUS_IGNORE) c.status = &local;
+  const bool following = rt.following();
+  const bool between = following && messages_between_ranks(c.comm);
+  if ((between || rt.clock().carrying()) && c.status == MPI_STATUS_IGNORE) c.status = &local;
   const double posted = rt.clock().now();
   int found = 1;
   int rc = MPI_SUCCESS;
@@ -309,7 +315,13 @@ int handle_mprobe(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     if (c.flag != nullptr) found = *c.flag;
   }
   rt.leave();
-  if (rc == MPI_SUCCESS && found) rt.clock().received(c.comm, c.status, posted);
+  if (rc != MPI_SUCCESS || !found) return rc;
+  rt.clock().received(c.comm, c.status, posted);
+  if (between) {
+    std::lock_guard lock(rt.mutex());
+    record_received(rt, fn, c.comm, *c.status, c.peer);
+  }
+  if (following) see_call(rt, fn, c.peer, c.tag, received_bytes(c.status));
   return rc;
 }
 
