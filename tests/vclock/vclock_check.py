@@ -356,9 +356,10 @@ def cmd_sleeps(args):
 def cmd_status_polls(args):
     """A rank spinning on MPI_Request_get_status waits: before the interposer
     followed that call, the whole spin was compute (0.199-0.200 s of virtual
-    time for a wait of 0.2 s on the wall clock); since, the loop's own
-    compute between the calls (7.6-9.6 ms here). The bound is a quarter of
-    the wait's wall time."""
+    time for a wait of 0.2 s on the wall clock); then the loop's own
+    compute between the calls (7.6-10.4 ms here); since the polling loop's
+    own time between two polls is no compute, 1.0-1.3 ms (the gaps an
+    interrupt made longer). The bound is 2 % of the wait's wall time."""
     with tempfile.TemporaryDirectory() as tmp:
         out = under_mheta(args, 2, "virtual", "HY1", [args.probe, "status_polls"], tmp).stdout
         if figure(out, "received") != 42:
@@ -366,9 +367,10 @@ def cmd_status_polls(args):
         elapsed, wall, polls = figure(out, "elapsed_s"), figure(out, "wall_s"), figure(out, "polls")
         print("a wait of %d MPI_Request_get_status polls: %.3f ms of virtual time, %.3f ms on the wall clock"
               % (polls, elapsed * 1e3, wall * 1e3))
-        if elapsed > 0.25 * wall:
-            outside_bound("the polling loop's wait took %.3f ms of virtual time, more than a quarter of its %.3f ms on "
-                          "the wall clock: the time inside MPI_Request_get_status is counted as compute"
+        if elapsed > 0.02 * wall:
+            outside_bound("the polling loop's wait took %.3f ms of virtual time, more than 2 %% of its %.3f ms on "
+                          "the wall clock: the time inside MPI_Request_get_status, or the loop's between the polls, "
+                          "is counted as compute"
                           % (elapsed * 1e3, wall * 1e3))
 
 
