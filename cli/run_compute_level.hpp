@@ -15,7 +15,7 @@ namespace mheta::cli {
 // (under the wall clock a sample of them, run_record_samples).
 bool records_run_compute(const std::string& capture);
 
-// How many of the run's iterations those records keep (N to 2N,
+// How many of the run's iterations those records keep (N to 5N,
 // MHETA_ACCOUNTING_SAMPLES), 0 for every one: under the wall clock 64, so
 // that between two samples the wrappers idle as in the default capture
 // mode (docs/interpose.md, "The compute of the whole run").

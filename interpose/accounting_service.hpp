@@ -20,8 +20,10 @@
 //
 // Sampled (MHETA_ACCOUNTING_SAMPLES=N, iterations ended by calls or marks):
 // the records after the first are the run's iterations whose number is a
-// multiple of `every`, which doubles (every other record dropped) whenever
-// 2N are kept, so N to 2N of them spread evenly over any run. Between two
+// multiple of `every`, which grows 5-fold (four records in five dropped)
+// whenever 5N are kept, so N to 5N of them spread evenly over any run, and
+// never only the odd or only the even ones (accounting_service.cpp,
+// thin()). Between two
 // samples the service lets the wrappers idle (unless another service keeps
 // them engaged), and the boundary counter engages them again at the call
 // or mark that starts the next sample (boundary_counter.hpp): a long run

@@ -41,7 +41,7 @@ struct Settings {
   std::string accounting_path;         // MHETA_ACCOUNTING; empty: no accounting
   std::string accounting_call;         // MHETA_ACCOUNTING_CALL's function; empty: none
   std::int64_t accounting_call_every = 1;
-  std::int64_t accounting_samples = 0;  // MHETA_ACCOUNTING_SAMPLES: keep N to 2N iterations; 0: every one
+  std::int64_t accounting_samples = 0;  // MHETA_ACCOUNTING_SAMPLES: keep N to 5N iterations; 0: every one
   std::int64_t gather_wait_s = env::kDefaultGatherWait;  // MHETA_GATHER_WAIT
 };
 

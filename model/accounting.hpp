@@ -63,7 +63,7 @@ struct Accounting {
   std::vector<std::int64_t> skipped;
   // [rank]: the records after the first are the run's iterations that are
   // multiples of this, after the skipped ones: a sampled run
-  // (MHETA_ACCOUNTING_SAMPLES) keeps N to 2N of them (empty or 1: every
+  // (MHETA_ACCOUNTING_SAMPLES) keeps N to 5N of them (empty or 1: every
   // iteration). Record k >= 1 of rank r is the run's iteration
   // recorded_iteration(skipped_r, every_r, k); record 0 is iteration skipped_r.
   std::vector<std::int64_t> every;

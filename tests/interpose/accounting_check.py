@@ -171,27 +171,27 @@ def main():
         counts = [len(rank["iterations"]) for rank in each["ranks"]]
         if counts != [ITERATIONS, ITERATIONS // 2] or each.get("call") != "MPI_Allreduce:1,MPI_Allreduce:2":
             fail("accounting-call-each: %s records, call %r" % (counts, each.get("call")))
-        # Sampled (MHETA_ACCOUNTING_SAMPLES=2: 2 to 4 records after the
+        # Sampled (MHETA_ACCOUNTING_SAMPLES=1: 1 to 5 records after the
         # first): iteration 1 is the first record (the capture counts from
-        # the first MPI_Allreduce), then 2, 3, 4, 5 are kept, thinned to the
-        # even ones at the fifth record, 6 kept, 7 not accounted (the
-        # wrappers idle, engaged again by its last call), 8 kept and the
-        # whole thinned to the multiples of 4: iterations 1, 4 and 8.
+        # the first MPI_Allreduce), then 2 to 6 are kept, thinned to the
+        # multiples of 5 at the sixth record (one in five: never the even
+        # ones alone, which a stride that doubled kept), 7 and 8 not
+        # accounted (the wrappers idle until iteration 10 would start):
+        # iterations 1 and 5.
         sampled = accounted(args, tmp, "sampled", "none",
-                            {"MHETA_CAPTURE": "call:MPI_Allreduce", "MHETA_ACCOUNTING_SAMPLES": "2"})
+                            {"MHETA_CAPTURE": "call:MPI_Allreduce", "MHETA_ACCOUNTING_SAMPLES": "1"})
         for r, rank in enumerate(sampled["ranks"]):
-            if len(rank["iterations"]) != 3 or rank.get("every") != 4 or rank.get("skipped") != 1:
-                fail("sampled: rank %d holds %d records, every %r, skipped %r; expected 3, 4 and 1"
+            if len(rank["iterations"]) != 2 or rank.get("every") != 5 or rank.get("skipped") != 1:
+                fail("sampled: rank %d holds %d records, every %r, skipped %r; expected 2, 5 and 1"
                      % (r, len(rank["iterations"]), rank.get("every"), rank.get("skipped")))
         check_structure("sampled", sampled, sleep_counts=True)
         # Sampled marks: the mark that ends iteration i is the (i + 1)-th;
-        # iterations 0 to 4 kept, thinned to 0, 2, 4 at the fifth record, 5
-        # not accounted (the wrappers idle, engaged again by its mark), 6
-        # kept, 7 not: iterations 0, 2, 4 and 6.
-        marked = accounted(args, tmp, "sampled-marks", "mark", {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_SAMPLES": "2"})
+        # iterations 0 to 5 kept, thinned to 0 and 5 at the sixth record, 6
+        # and 7 not accounted: iterations 0 and 5.
+        marked = accounted(args, tmp, "sampled-marks", "mark", {"MHETA_CAPTURE": "off", "MHETA_ACCOUNTING_SAMPLES": "1"})
         for r, rank in enumerate(marked["ranks"]):
-            if len(rank["iterations"]) != 4 or rank.get("every") != 2 or rank.get("skipped") is not None:
-                fail("sampled-marks: rank %d holds %d records, every %r, skipped %r; expected 4, 2 and none"
+            if len(rank["iterations"]) != 2 or rank.get("every") != 5 or rank.get("skipped") is not None:
+                fail("sampled-marks: rank %d holds %d records, every %r, skipped %r; expected 2, 5 and none"
                      % (r, len(rank["iterations"]), rank.get("every"), rank.get("skipped")))
         check_records_add_up("sampled-marks", marked)
         check_structure("sampled-marks", marked, sleep_counts=True)

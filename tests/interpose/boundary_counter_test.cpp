@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "interpose/engaged.hpp"
+
 namespace mheta::interpose {
 namespace {
 
@@ -42,6 +44,41 @@ TEST(BoundaryCounter, SettledByAnotherFunctionOrStrideRenumbersNothing) {
   settle_boundaries(Fn::Sendrecv, 2, 90);
   EXPECT_EQ(boundaries_counted(), 45);
   EXPECT_EQ(boundaries_renumbered(), 0);
+}
+
+
+// The accounting service, sampling, lets the wrappers idle until the call
+// that ends the iteration before its next sample. Detection concluding
+// counts the same loop again from the detector's count: the wake stays.
+// Before, it was dropped and the records stopped there.
+TEST(BoundaryCounter, AWakeOutlastsTheLoopCountedAgain) {
+  count_boundaries(Fn::Barrier, 1, 4);
+  call(Fn::Barrier, 6);  // iteration 10
+  wake_at_iteration(14);
+  count_boundaries(Fn::Barrier, 1, 10);  // concluded: the same count
+  g_engaged.store(false);
+  call(Fn::Barrier, 3);
+  EXPECT_FALSE(engaged());
+  call(Fn::Barrier, 1);  // iteration 14 ends
+  EXPECT_TRUE(engaged());
+  EXPECT_EQ(boundaries_counted(), 14);
+  wake_at_iteration(-1);
+}
+
+// Counted by another function, the next counted call wakes the service,
+// which starts its records afresh; with no wake asked for, none comes.
+TEST(BoundaryCounter, AnotherLoopCountedWakesAtItsNextCall) {
+  count_boundaries(Fn::Barrier, 1, 0);
+  wake_at_iteration(20);
+  count_boundaries(Fn::Allreduce, 2, 8);
+  g_engaged.store(false);
+  call(Fn::Allreduce, 1);
+  EXPECT_TRUE(engaged());
+  wake_at_iteration(-1);
+  count_boundaries(Fn::Sendrecv, 1, 0);
+  g_engaged.store(false);
+  call(Fn::Sendrecv, 50);
+  EXPECT_FALSE(engaged());
 }
 
 }  // namespace
