@@ -156,7 +156,7 @@ std::optional<int> AccountingService::run_blocking(Runtime& rt, const BlockingCa
   return std::nullopt;
 }
 
-void AccountingService::after_call(Runtime& rt, Fn) {
+void AccountingService::after_call(Runtime& rt, Fn, const CallInfo&, int) {
   if (!on_my_thread() || !in_call_) return;
   in_call_ = false;
   const double t = now(rt);

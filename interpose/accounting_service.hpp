@@ -48,7 +48,7 @@ class AccountingService final : public Service {
 
   void before_call(Runtime& rt, Fn fn, ComputeSection&) override;
   std::optional<int> run_blocking(Runtime& rt, const BlockingCall& call) override;
-  void after_call(Runtime& rt, Fn fn) override;
+  void after_call(Runtime& rt, Fn fn, const CallInfo&, int) override;
   void on_program_mark(Runtime& rt) override;
   void on_pcontrol(Runtime& rt, int level) override;
 

@@ -124,7 +124,7 @@ int dispatch(Fn fn, Category category, CallInfo& c, CallRef call, NonblockingRef
   const CallInside inside(rt);
   rt.enter(fn);
   const int rc = handle(rt, fn, category, c, call, nb);
-  rt.after_call(fn);
+  rt.after_call(fn, c, rc);
   return rc;
 }
 

@@ -238,8 +238,8 @@ void Runtime::before_passive_target_sync(MPI_Win win, int rank, bool every_rank)
   for (const auto& s : services_) s->before_passive_target_sync(*this, win, rank, every_rank);
 }
 
-void Runtime::after_call(Fn fn) {
-  for (const auto& s : services_) s->after_call(*this, fn);
+void Runtime::after_call(Fn fn, const CallInfo& call, int rc) {
+  for (const auto& s : services_) s->after_call(*this, fn, call, rc);
   // The handler left the call right after MPI returned, and then did its
   // own bookkeeping (the message recorded, the detector fed). On the wall
   // clock that is no compute of the program, which runs without it when

@@ -159,7 +159,7 @@ class Runtime {
   // entry points (lifecycle.cpp).
   std::optional<int> run_blocking(const BlockingCall& call);
   void before_passive_target_sync(MPI_Win win, int rank, bool every_rank);
-  void after_call(Fn fn);
+  void after_call(Fn fn, const CallInfo& call, int rc);
   void message(const MessageEvent& event);
   void collective(const CollectiveEvent& event);
   void file_io(const FileIoEvent& event);

@@ -140,7 +140,9 @@ class Service {
   // A lock, flush or unlock of a passive target is about to wait for
   // `rank` of `win`'s group (every rank of it: `every_rank`).
   virtual void before_passive_target_sync(Runtime&, MPI_Win /*win*/, int /*rank*/, bool /*every_rank*/) {}
-  virtual void after_call(Runtime&, Fn) {}
+  // `call` holds what the call set (a test's flag, its count of completed
+  // requests); `rc` is its error code.
+  virtual void after_call(Runtime&, Fn, const CallInfo& /*call*/, int /*rc*/) {}
 
   virtual void on_message(Runtime&, const MessageEvent&) {}
   virtual void on_collective(Runtime&, const CollectiveEvent&) {}

@@ -57,7 +57,7 @@ class VirtualClockService final : public Service {
   void on_wtime(Runtime& rt, double& seconds) override;
   // What the clock did after the call (a send time received, the other
   // ranks' entries waited for) is no compute of the program either.
-  void after_call(Runtime& rt, Fn) override;
+  void after_call(Runtime& rt, Fn fn, const CallInfo& call, int rc) override;
   void on_capture_end(Runtime&, bool) override;
   // Whether the captured iteration (or, before one, the times so far) was
   // timed by the virtual clock: the profile's `clock`.
@@ -189,6 +189,11 @@ class VirtualClockService final : public Service {
   UndisturbedCompute undisturbed_;
   Fn earlier_fn_ = Fn::count_;
   Fn last_fn_ = Fn::count_;
+  // Sections in a row that were a polling loop's own (between two polls,
+  // too short to be work), and whether the call that began the current one
+  // was a poll that found nothing: together, whether the loop spins empty.
+  int empty_polls_ = 0;
+  bool idle_poll_ = false;
   Network network_;
   Link measured_{.latency_s = 0, .bandwidth_Bps = 0};
   int world_rank_ = 0;

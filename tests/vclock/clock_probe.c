@@ -42,6 +42,13 @@
  *       on MPI_Request_get_status (nothing between the calls) until the
  *       message is there, then waits for it: prints elapsed_s (rank 0's
  *       wait), wall_s (the same on the wall clock), polls
+ *   clock_probe work_polls  rank 1 sleeps 0.2 s and sends, then sends
+ *       twice more 50 ms apart; rank 0 waits for the first in a loop of
+ *       MPI_Test, MPI_Iprobe (of a message never sent) and 20 us of work, then for the other two spinning on
+ *       MPI_Testany with nothing between the calls, working 2 ms on each
+ *       message it finds: prints sliced_s and sliced_cpu_s (the first wait's
+ *       virtual time and its work's CPU time), found_s and found_cpu_s (the
+ *       same of the second), received (the three values' sum)
  *   clock_probe cancel  every rank cancels a receive no message matches,
  *       on MPI_COMM_SELF and on MPI_COMM_WORLD: prints rankK_cancelled=1
  *   clock_probe start  each rank's MPI_Wtime as MPI_Init returned
@@ -436,6 +443,44 @@ static int status_polls(int rank) {
   return 0;
 }
 
+static int work_polls(int rank) {
+  int value = 0, more[2] = {0, 0};
+  MPI_Request request;
+  const int waits = message_sent_late(rank, &value, &request);
+  if (rank == 1) {
+    for (int k = 0; k < 2; ++k) {
+      const struct timespec nap = {0, 50000000};
+      nanosleep(&nap, NULL);
+      more[k] = 100 * (k + 1);
+      MPI_Send(&more[k], 1, MPI_INT, 0, 8 + k, MPI_COMM_WORLD);
+    }
+  }
+  if (!waits) return 0;
+  MPI_Request later[2];
+  for (int k = 0; k < 2; ++k) MPI_Irecv(&more[k], 1, MPI_INT, 1, 8 + k, MPI_COMM_WORLD, &later[k]);
+  double start = MPI_Wtime(), sliced_cpu = 0;
+  for (int done = 0; !done;) {
+    int nothing = 0;  // no message has tag 99: two polls, then the work
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    MPI_Iprobe(1, 99, MPI_COMM_WORLD, &nothing, MPI_STATUS_IGNORE);
+    if (!done) sliced_cpu += compute_for(20e-6);
+  }
+  const double sliced = MPI_Wtime() - start;
+  start = MPI_Wtime();
+  double found_cpu = 0;
+  for (int found = 0; found < 2;) {
+    int index = MPI_UNDEFINED, flag = 0;
+    MPI_Testany(2, later, &index, &flag, MPI_STATUS_IGNORE);
+    if (flag && index != MPI_UNDEFINED) {
+      found_cpu += compute_for(2e-3);
+      ++found;
+    }
+  }
+  printf("sliced_s=%.9f sliced_cpu_s=%.9f found_s=%.9f found_cpu_s=%.9f received=%d\n", sliced, sliced_cpu,
+         MPI_Wtime() - start, found_cpu, value + more[0] + more[1]);
+  return 0;
+}
+
 static double time_of_day_s(void) {
   struct timeval t;
   gettimeofday(&t, NULL);
@@ -526,6 +571,8 @@ int main(int argc, char** argv) {
     status = cancelled(rank);
   } else if (strcmp(mode, "status_polls") == 0 && argc == 2 && size >= 2) {
     status = status_polls(rank);
+  } else if (strcmp(mode, "work_polls") == 0 && argc == 2 && size >= 2) {
+    status = work_polls(rank);
   } else if (strcmp(mode, "polls") == 0 && argc == 4 && size >= 2) {
     status = polls(rank, argv[2], atol(argv[3]));
   } else if (strcmp(mode, "start") == 0 && argc == 2) {
@@ -539,7 +586,7 @@ int main(int argc, char** argv) {
             "usage: clock_probe compute MS ITERATIONS | io|io_c|io_split|io_nb DIR ITERATIONS | "
             "pingpong ROUND_TRIPS BYTES (2+ ranks) | fanout BYTES (2+ ranks) | mixed ITERATIONS | "
             "gatherv BYTES | calls COUNT | polls nanosleep|usleep PAUSE_US (2+ ranks) | status_polls (2+ ranks) | "
-            "cancel | start | deadlines | clocks MS ITERATIONS\n");
+            "work_polls (2+ ranks) | cancel | start | deadlines | clocks MS ITERATIONS\n");
   }
   const double before_finalize_s = clock_s(CLOCK_MONOTONIC);
   MPI_Finalize();
