@@ -27,7 +27,7 @@ emulates (virtual clock):
 Emulated, the capture run also records the interposer's accounting (docs/
 interpose.md, "Accounting"), and every measured run its own, with the
 function the capture found to end an iteration: each record then holds,
-per rank, the median of every term (compute, I/O, communication and
+per rank, the mean of every term (compute, I/O, communication and
 waiting, total) over the iterations after the first, beside the model's
 terms of `mheta predict --json`, and the term furthest from its prediction
 (the bottleneck's communication and waiting together, as `mheta validate`
@@ -139,20 +139,22 @@ TERMS = ("compute", "io", "comm", "wait", "total")
 
 
 def accounted_terms(path):
-    """Per rank, each term's median over the accounting's iterations after the
-    first (the setup), or None without records."""
+    """Per rank, each term's mean over the accounting's iterations after the
+    first (the setup), or None without records: the mean, as the program's
+    own loop time is, and the model's terms with the compute's variation
+    (a rare heavy iteration moves the mean, not the median)."""
     if not os.path.isfile(path):
         return None
     with open(path) as f:
         ranks = json.load(f).get("ranks", [])
-    medians = []
+    means = []
     for r in ranks:
         iterations = r["iterations"][1:]
         if not iterations:
             return None
-        medians.append({t: statistics.median(i[k] for i in iterations) for k, t in enumerate(TERMS)})
-        medians[-1]["records"] = len(r["iterations"])
-    return medians or None
+        means.append({t: statistics.fmean(i[k] for i in iterations) for k, t in enumerate(TERMS)})
+        means[-1]["records"] = len(r["iterations"])
+    return means or None
 
 
 def median_terms(runs):
