@@ -57,13 +57,41 @@ std::size_t record_compute_variation(Profile& profile, const Accounting& run) {
     for (std::int64_t a : steady) compute.push_back(record(r, a).compute_s);
     const double median = median_of(compute);
     std::vector<double>& variation = profile.ranks[r].compute_variation;
+    if (median <= 0) {
+      variation.assign(samples, 1.0);
+      continue;
+    }
     for (std::size_t j = 0; j < samples; ++j) {
       // Evenly over the common iterations, in the run's order.
       const std::size_t k = j * common / samples;
-      variation.push_back(median > 0 ? compute[k] / median : 1.0);
+      variation.push_back(compute[k] / median);
+    }
+    // A stride through the run can fall on a periodic iteration more or
+    // less often than the run does (a heavy step every 20th sampled at a
+    // stride of 4.67: 4 of 64 samples against 3.2), so the replayed mean
+    // would price the period's cost wrongly: the samples keep their shape
+    // and order, scaled to the mean of every common iteration.
+    if (samples == common) continue;
+    const double all = std::accumulate(compute.begin(), compute.end(), 0.0) / static_cast<double>(common) / median;
+    const double sampled = std::accumulate(variation.begin(), variation.end(), 0.0) / static_cast<double>(samples);
+    if (sampled > 0) {
+      for (double& factor : variation) factor *= all / sampled;
     }
   }
   return samples;
+}
+
+double mean_compute_variation(const Profile& profile) {
+  double largest = 1.0;
+  bool any = false;
+  for (const RankProfile& rank : profile.ranks) {
+    const std::vector<double>& variation = rank.compute_variation;
+    if (variation.empty()) continue;
+    const double mean = std::accumulate(variation.begin(), variation.end(), 0.0) / static_cast<double>(variation.size());
+    largest = any ? std::max(largest, mean) : mean;
+    any = true;
+  }
+  return largest;
 }
 
 }  // namespace mheta::model

@@ -34,10 +34,17 @@ inline constexpr std::size_t kMinVariationSamples = 8;
 // of core before it went back in core); up to kVariationSamples of them
 // evenly spread, each rank's compute in them
 // over its median compute in all of those iterations (1 for a rank that
-// computes nothing). Records none, and clears any, when fewer than
+// computes nothing), scaled so that their mean is the mean over all of
+// those iterations (a stride can fall on a periodic heavy iteration more
+// or less often than the run does). Records none, and clears any, when fewer than
 // kMinVariationSamples iterations are common to every rank or the records
 // are of another clock. Returns the number of samples recorded. Throws
 // std::invalid_argument when the records have another number of ranks.
 std::size_t record_compute_variation(Profile& profile, const Accounting& run);
+
+// The largest of the ranks' mean factors in `profile`'s compute_variation:
+// how much longer than the ranks' median compute the prediction prices the
+// run's on average (1 without variation).
+double mean_compute_variation(const Profile& profile);
 
 }  // namespace mheta::model

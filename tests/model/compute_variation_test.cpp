@@ -4,7 +4,9 @@
 // iteration the model replays from them, by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -186,16 +188,40 @@ TEST(ComputeVariation, IterationsWithIoOfARankInCoreAreLeftOut) {
   EXPECT_EQ(p.ranks[1].compute_variation, (std::vector<double>{1, 1, 1, 1, 1, 1, 1, 2}));
 }
 
-TEST(ComputeVariation, ALongRunIsSampledEvenly) {
+double mean_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+
+TEST(ComputeVariation, ALongRunIsSampledEvenlyAtItsMean) {
   Profile p = virtual_profile();
   std::vector<double> compute;
-  for (int k = 0; k < 130; ++k) compute.push_back(k % 2 == 0 ? 1.0 : 3.0);  // median 2
+  for (int k = 0; k < 130; ++k) compute.push_back(k % 2 == 0 ? 1.0 : 3.0);  // median 2, mean 2
   EXPECT_EQ(record_compute_variation(p, run_of({records(compute), records(compute)})), kVariationSamples);
-  ASSERT_EQ(p.ranks[0].compute_variation.size(), kVariationSamples);
-  // Sample j is iteration j · 130 / 64 of the common ones.
+  const std::vector<double>& variation = p.ranks[0].compute_variation;
+  ASSERT_EQ(variation.size(), kVariationSamples);
+  // Sample j is iteration j · 130 / 64 of the common ones: half of them
+  // 0.5 of the median, half 1.5, their mean the run's (1): unscaled.
   for (std::size_t j = 0; j < kVariationSamples; ++j) {
-    EXPECT_EQ(p.ranks[0].compute_variation[j], (j * 130 / kVariationSamples) % 2 == 0 ? 0.5 : 1.5) << j;
+    EXPECT_EQ(variation[j], (j * 130 / kVariationSamples) % 2 == 0 ? 0.5 : 1.5) << j;
   }
+  EXPECT_DOUBLE_EQ(mean_of(variation), 1.0);
+}
+
+TEST(ComputeVariation, APeriodicHeavyIterationKeepsItsShareOfTheMean) {
+  // A diagnostic every 20th of 299 iterations costs 5 times the others':
+  // a stride of 299 / 64 falls on 2 of them (3 % of the samples), where the
+  // run has 14 (4.7 %). Unscaled, the samples' mean would be 72 / 64.
+  Profile p = virtual_profile();
+  std::vector<double> compute;
+  for (int k = 0; k < 299; ++k) compute.push_back(k % 20 == 19 ? 5.0 : 1.0);
+  EXPECT_EQ(record_compute_variation(p, run_of({records(compute), records(compute)})), kVariationSamples);
+  const std::vector<double>& variation = p.ranks[0].compute_variation;
+  std::size_t heavy = 0;
+  for (std::size_t j = 0; j < kVariationSamples; ++j) heavy += (j * 299 / kVariationSamples) % 20 == 19;
+  EXPECT_EQ(heavy, 2u);
+  // Mean of the run over its median (1): (285 + 14 · 5) / 299.
+  EXPECT_NEAR(mean_of(variation), 355.0 / 299.0, 1e-12);
+  // Each heavy sample stays 5 times a light one.
+  const auto [low, high] = std::minmax_element(variation.begin(), variation.end());
+  EXPECT_NEAR(*high / *low, 5.0, 1e-12);
 }
 
 TEST(ComputeVariation, TooFewIterationsOrAnotherClockRecordNone) {
