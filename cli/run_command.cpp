@@ -35,6 +35,7 @@
 #include "interpose/emulation_config.hpp"
 #include "interpose/row_weights_file.hpp"
 #include "model/call_list.hpp"
+#include "model/compute_variation.hpp"
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/profile.hpp"
@@ -97,7 +98,11 @@ void warn_if_unsure(const std::string& profile_path, bool run_compute) {
                  "(mheta_mark_iteration(), MPI_Pcontrol) or name the call that ends one (--capture call:MPI_Name[:k])\n";
   }
   const std::optional<double> pace = profile.capture->pace;
-  if (pace && (*pace > kUnsteadyPace || *pace < 1 / kUnsteadyPace)) {
+  // Where the profile prices the run's median iteration with the compute's
+  // variation, the prediction's compute is the run's mean already: only
+  // the pace beyond that variation is unpriced.
+  const double priced = run_compute ? model::mean_compute_variation(profile) : 1.0;
+  if (pace && (*pace > kUnsteadyPace * priced || *pace < 1 / kUnsteadyPace)) {
     std::ostringstream ratio;
     ratio << std::setprecision(2) << *pace;
     const char* against = run_compute ? "the run's median iteration's" : "the captured iteration's";
@@ -107,7 +112,13 @@ void warn_if_unsure(const std::string& profile_path, bool run_compute) {
                                     "machine whose load changed";
     std::cerr << "mheta run: warning: the loop's iterations took " << ratio.str() << "x " << against
               << " time on average (" << why << "): the prediction prices the run as " << profile.iterations
-              << (run_compute ? " median" : " captured") << " iterations\n";
+              << (run_compute ? " median" : " captured") << " iterations";
+    if (priced != 1.0) {
+      std::ostringstream factor;
+      factor << std::setprecision(2) << priced;
+      std::cerr << " whose compute varies as the run's, " << factor.str() << "x the median on average";
+    }
+    std::cerr << "\n";
   }
 }
 
