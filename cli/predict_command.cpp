@@ -8,6 +8,7 @@
 #include "model/collective_prices.hpp"
 #include "model/gen_block.hpp"
 #include "model/model.hpp"
+#include "model/strided_sends.hpp"
 
 namespace mheta::cli {
 
@@ -29,6 +30,9 @@ int run_predict(const PredictOptions& o) {
   const model::Model model(profile, cluster);
   if (const std::string warning = model.normalization_warning(); !warning.empty()) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
+  }
+  if (const std::string warning = model::strided_send_warning(profile); !warning.empty()) {
+    std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << "\n";
   }
   model::Prediction prediction = model.predict(dist.rows);
   if (const std::string warning =

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interpose/communicators.hpp"
+#include "interpose/datatype_segments.hpp"
 #include "interpose/group_collective.hpp"
 #include "interpose/handlers.hpp"
 #include "interpose/neighbour_messages.hpp"
@@ -120,8 +121,14 @@ std::int64_t received_bytes(const MPI_Status* status) {
   return bytes == MPI_UNDEFINED || bytes < 0 ? 0 : static_cast<std::int64_t>(bytes);
 }
 
-model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking) {
-  return {.kind = kind, .peer = world_peer, .bytes = bytes, .tag = tag, .nonblocking = nonblocking};
+model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking,
+                      std::int64_t segments) {
+  return {
+      .kind = kind, .peer = world_peer, .bytes = bytes, .tag = tag, .nonblocking = nonblocking, .segments = segments};
+}
+
+std::int64_t segments_while_capturing(Runtime& rt, MPI_Count count, MPI_Datatype type) {
+  return rt.capturing() ? std::max<std::int64_t>(1, datatype_segments(count, type)) : 1;
 }
 
 std::int64_t collective_bytes(const CallInfo& c) {
@@ -166,21 +173,23 @@ Timeline::CommRef message_to_self(Runtime& rt, model::CommKind kind) {
 }
 
 Timeline::CommRef record_world_message(Runtime& rt, Fn fn, model::CommKind kind, int world_peer, std::int64_t bytes,
-                                       int tag, bool nonblocking) {
+                                       int tag, bool nonblocking, std::int64_t segments) {
   if (world_peer == rt.world_rank()) return message_to_self(rt, kind);
   Timeline::CommRef recorded;
   const std::int64_t number = rt.channels().next({kind, world_peer, tag});
-  if (rt.capturing()) recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking), number);
+  if (rt.capturing()) {
+    recorded = rt.timeline().add_comm(message(kind, world_peer, bytes, tag, nonblocking, segments), number);
+  }
   rt.message({fn, kind == model::CommKind::send ? MessageEvent::Kind::send : MessageEvent::Kind::recv, world_peer,
               bytes, tag});
   return recorded;
 }
 
 Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes,
-                                 int tag, bool nonblocking) {
+                                 int tag, bool nonblocking, std::int64_t segments) {
   const int world_peer = world_rank_of(comm, peer);
   if (world_peer == MPI_UNDEFINED) return {};
-  return record_world_message(rt, fn, kind, world_peer, bytes, tag, nonblocking);
+  return record_world_message(rt, fn, kind, world_peer, bytes, tag, nonblocking, segments);
 }
 
 void see_call(Runtime& rt, Fn fn, int peer, int tag, std::int64_t bytes, bool collective_point) {

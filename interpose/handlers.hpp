@@ -57,7 +57,8 @@ std::int64_t type_bytes(MPI_Count count, MPI_Datatype type);
 std::int64_t received_bytes(const MPI_Status* status);
 
 // A message as the profile records it.
-model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking = false);
+model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, int tag, bool nonblocking = false,
+                      std::int64_t segments = 1);
 
 // What one rank contributes to a collective (docs/interpose.md), in the
 // unit of the cluster's curve for it and of the emulated network's price
@@ -88,13 +89,19 @@ Timeline::CommRef message_to_self(Runtime& rt, model::CommKind kind);
 // capturing (where: a non-blocking send's completion is recorded with it),
 // told to the services.
 Timeline::CommRef record_world_message(Runtime& rt, Fn fn, model::CommKind kind, int world_peer, std::int64_t bytes,
-                                       int tag, bool nonblocking = false);
+                                       int tag, bool nonblocking = false, std::int64_t segments = 1);
 
 // The same for a peer of `comm`. A peer outside MPI_COMM_WORLD (a spawned
 // process on a merged communicator) is no rank of the profile: its
 // messages are not recorded.
 Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_Comm comm, int peer, std::int64_t bytes,
-                                 int tag, bool nonblocking = false);
+                                 int tag, bool nonblocking = false, std::int64_t segments = 1);
+
+// The contiguous blocks `count` elements of `type` lie in, as a send's
+// record keeps them (model::CommOp::segments, datatype_segments.hpp), while
+// capturing; 1 otherwise. One call to MPI for a predefined type, more for a
+// derived one: never on the default mode's path once capturing is over.
+std::int64_t segments_while_capturing(Runtime& rt, MPI_Count count, MPI_Datatype type);
 
 // Every call of a function is one call for detection, with the peer and
 // tag it was given (a wildcard receive is the same call whichever message

@@ -1,11 +1,13 @@
 // Point-to-point calls: sends, receives, their posts, persistent starts,
 // probes; what the capture records of them and the virtual clock carries.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <vector>
 
 #include "interpose/communicators.hpp"
+#include "interpose/datatype_segments.hpp"
 #include "interpose/handlers.hpp"
 #include "interpose/neighbour_messages.hpp"
 #include "interpose/runtime.hpp"
@@ -86,7 +88,8 @@ int handle_send(Runtime& rt, Fn fn, CallInfo& c, CallRef call, NonblockingRef nb
   }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
-    record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
+    record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag, false,
+                   segments_while_capturing(rt, c.count, c.type));
   }
   if (following && rc == MPI_SUCCESS) see_call(rt, fn, c.peer, c.tag, type_bytes(c.count, c.type));
   return rc;
@@ -131,7 +134,10 @@ int handle_sendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   }
   if (between && rc == MPI_SUCCESS) {
     std::lock_guard lock(rt.mutex());
-    if (c.peer >= 0) record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag);
+    if (c.peer >= 0) {
+      record_message(rt, fn, model::CommKind::send, c.comm, c.peer, type_bytes(c.count, c.type), c.tag, false,
+                     segments_while_capturing(rt, c.count, c.type));
+    }
     record_received(rt, fn, c.comm, *c.status, c.peer2);
   }
   if (following && rc == MPI_SUCCESS) see_sendrecv(rt, fn, c);
@@ -168,7 +174,10 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
   pending.synchronous = synchronous;
   switch (category) {
     case Category::isend:  // recorded where it is posted, its completion where it completes
-      if (between) pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag, true);
+      if (between) {
+        pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, bytes, c.tag, true,
+                                      segments_while_capturing(rt, c.count, c.type));
+      }
       if (timed || pending.sent.timeline != 0) {
         pending.kind = Kind::send;
         rt.requests().add(*c.request, pending);
@@ -182,6 +191,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
     case Category::send_init:
     case Category::recv_init:
       pending.kind = category == Category::send_init ? Kind::send : Kind::recv;
+      if (category == Category::send_init) pending.segments = std::max<std::int64_t>(1, datatype_segments(c.count, c.type));
       pending.persistent = true;
       pending.active = false;
       rt.requests().add(*c.request, pending);
@@ -240,7 +250,7 @@ int handle_start(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
     bytes += p.bytes;
     if (!p.between) continue;
     if (p.kind == Kind::send) {
-      p.sent = record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag, true);
+      p.sent = record_message(rt, fn, model::CommKind::send, p.comm, p.peer, p.bytes, p.tag, true, p.segments);
     } else {
       post_receive(rt, fn, p.peer, p.bytes, p.tag);
     }
@@ -357,7 +367,8 @@ int handle_isendrecv(Runtime& rt, Fn fn, CallInfo& c, CallRef call) {
   pending.recv_tag = c.tag2;
   pending.recv_bytes = type_bytes(c.count2, c.type2);
   if (between && c.peer != MPI_PROC_NULL) {
-    pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, sent_bytes, c.tag, true);
+    pending.sent = record_message(rt, fn, model::CommKind::send, c.comm, c.peer, sent_bytes, c.tag, true,
+                                  segments_while_capturing(rt, c.count, c.type));
   }
   if (between && c.peer2 != MPI_PROC_NULL) post_receive(rt, fn, c.peer2, pending.recv_bytes, c.tag2);
   rt.requests().add(*c.request, pending);

@@ -129,6 +129,7 @@ Json rank_record_to_json(const RankRecord& r) {
                       {"collective", static_cast<int>(c.collective)},
                       {"nonblocking", c.nonblocking},
                       {"synchronous", c.synchronous},
+                      {"segments", c.segments},
                       {"completed_at", {c.completed_section, c.completed_comm}},
                       {"inside_s", c.inside_s}});
     }
@@ -224,6 +225,7 @@ RankRecord rank_record_from_json(const Json& j) {
       op.collective = static_cast<model::Collective>(c.at("collective").get<int>());
       op.nonblocking = c.at("nonblocking").get<bool>();
       op.synchronous = c.at("synchronous").get<bool>();
+      op.segments = c.value("segments", std::int64_t{1});
       op.completed_section = c.at("completed_at").at(0).get<int>();
       op.completed_comm = c.at("completed_at").at(1).get<int>();
       op.inside_s = c.value("inside_s", -1.0);

@@ -42,6 +42,7 @@ struct PendingRequest {
   // The virtual clock (virtual_clock.hpp).
   double posted_at = 0;                     // send, recv: virtual time of the post; file: of the issue
   bool synchronous = false;                 // send: Issend, Ssend_init (answered by the receive)
+  std::int64_t segments = 1;                // persistent send: its data's contiguous blocks
   int recv_peer = MPI_ANY_SOURCE;           // sendrecv: the receive half's source, tag and size
   int recv_tag = MPI_ANY_TAG;
   std::int64_t recv_bytes = 0;

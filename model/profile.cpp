@@ -187,6 +187,10 @@ class ProfileReader {
       if (c.peer == static_cast<int>(rank)) f_.fail(field_path(path, "peer"), "a rank cannot message itself");
       c.tag = f_.optional_member(op, "tag", path) ? static_cast<int>(f_.integer(op, "tag", path, 0, INT32_MAX)) : 0;
       if (f_.optional_member(op, "from_variable", path)) c.from_variable = variable_ref(p, op, "from_variable", path);
+      if (f_.optional_member(op, "segments", path)) {
+        if (c.kind != CommKind::send) f_.fail(field_path(path, "segments"), "applies to a send only");
+        c.segments = f_.integer(op, "segments", path, 1, INT64_MAX);
+      }
       if (c.kind == CommKind::send) read_completion(op, path, c);
       return c;
     }
@@ -324,6 +328,7 @@ Json comm_to_json(const CommOp& c, const Profile& p) {
   } else {
     op = {{"op", c.kind == CommKind::send ? "send" : "recv"}, {"peer", c.peer}, {"bytes", c.bytes}, {"tag", c.tag}};
     if (c.from_variable >= 0) op["from_variable"] = p.variables[static_cast<std::size_t>(c.from_variable)].name;
+    if (c.segments > 1) op["segments"] = c.segments;
   }
   if (c.nonblocking) {
     op["nonblocking"] = true;

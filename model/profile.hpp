@@ -89,6 +89,11 @@ struct CommOp {
   // reached the receive (MPI_Issend's rule): the rounds of a collective over
   // some but not all ranks (docs/model.md, "Collectives over a group").
   bool synchronous = false;
+  // send: the contiguous blocks of memory its data lies in (1: one; more:
+  // a vector, an indexed or a subarray type), which an MPI moves far
+  // slower than the same bytes in one; priced as those bytes in one block
+  // (docs/model.md, "Assumptions and limits"), recorded so the user is told.
+  std::int64_t segments = 1;
   // A non-blocking send or collective: where the call that completed it (a
   // wait or a test) was, as a place in the rank's iteration: before operation
   // `completed_comm` of section `completed_section`'s comm (its size: after
@@ -108,7 +113,7 @@ struct CommOp {
   bool operator==(const CommOp& other) const {
     const auto same_shape = [](const CommOp& c) {
       return std::tie(c.kind, c.peer, c.bytes, c.tag, c.collective, c.from_variable, c.nonblocking, c.synchronous,
-                      c.completed_section, c.completed_comm);
+                      c.segments, c.completed_section, c.completed_comm);
     };
     return same_shape(*this) == same_shape(other);
   }
