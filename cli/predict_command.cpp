@@ -31,7 +31,7 @@ int run_predict(const PredictOptions& o) {
   if (const std::string warning = model.normalization_warning(); !warning.empty()) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << " (" << o.cluster << ")\n";
   }
-  if (const std::string warning = model::strided_send_warning(profile); !warning.empty()) {
+  if (const std::string warning = model::strided_send_warning(profile, cluster); !warning.empty()) {
     std::cerr << "mheta predict: warning: " << o.profile << ": " << warning << "\n";
   }
   model::Prediction prediction = model.predict(dist.rows);

@@ -39,7 +39,6 @@
 #include "model/format_error.hpp"
 #include "model/gen_block.hpp"
 #include "model/profile.hpp"
-#include "model/strided_sends.hpp"
 #include "model/text_file.hpp"
 
 namespace mheta::cli {
@@ -90,9 +89,6 @@ void warn_if_unsure(const std::string& profile_path, bool run_compute) {
   } catch (const model::FormatError& error) {
     std::cerr << "mheta run: warning: " << error.what() << "\n";
     return;
-  }
-  if (const std::string warning = model::strided_send_warning(profile); !warning.empty()) {
-    std::cerr << "mheta run: warning: " << warning << "\n";
   }
   if (!profile.capture) return;
   if (profile.capture->time_share < kUnsureShare) {

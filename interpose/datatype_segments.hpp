@@ -2,8 +2,8 @@
 // How many contiguous blocks of memory a message's data lies in: 1 for a
 // predefined type or any type without gaps, more for a vector, indexed or
 // subarray type (model::CommOp::segments). An MPI moves a message of many
-// blocks far slower than its bytes in one (docs/model.md, "Assumptions and
-// limits").
+// blocks far slower than its bytes in one (docs/model.md, "Messages of
+// non-contiguous datatypes").
 #include <mpi.h>
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 #include "microbench/network_probe.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "microbench/quiet_wait.hpp"
@@ -12,11 +13,44 @@ namespace {
 
 constexpr int kTag = 7001;
 constexpr int kSmall = 8;  // bytes of the overhead messages (eager protocol)
+// Doubles of the message whose blocks are timed: one block each, every
+// other double of a buffer twice that size (16 KiB of data, a column halo's
+// shape), against the same doubles in one block.
+constexpr int kBlocks = 2048;
 
 class PairMeasurer {
  public:
   PairMeasurer(MPI_Comm comm, const std::vector<std::int64_t>& sizes)
-      : comm_(comm), sizes_(sizes), buffer_(static_cast<std::size_t>(sizes.back())) {}
+      : comm_(comm),
+        sizes_(sizes),
+        buffer_(std::max<std::size_t>(static_cast<std::size_t>(sizes.back()), 2 * kBlocks * sizeof(double))) {
+    MPI_Type_vector(kBlocks, 1, 2, MPI_DOUBLE, &strided_);
+    MPI_Type_commit(&strided_);
+  }
+  ~PairMeasurer() { MPI_Type_free(&strided_); }
+  PairMeasurer(const PairMeasurer&) = delete;
+  PairMeasurer& operator=(const PairMeasurer&) = delete;
+
+  // What a message's blocks cost beyond its bytes, per block, one way: the
+  // round trip of kBlocks doubles as a vector of single doubles (packed and
+  // unpacked by MPI at both ends, as a column halo is) less the round trip
+  // of the same doubles in one block, over the blocks beyond the first.
+  // The lower rank adds one value a batch.
+  void measure_segments(int me, int peer, Sample& segment) {
+    const bool lead = me < peer;
+    bounce_typed(lead, peer, 1, strided_);  // warm the datatype's path
+    const auto one_way = [&](int count, MPI_Datatype type) {
+      return time_batch([&] {
+        const double t0 = MPI_Wtime();
+        bounce_typed(lead, peer, count, type);
+        return (MPI_Wtime() - t0) / 2;
+      });
+    };
+    const std::array<double, kBatch> strided = one_way(1, strided_);
+    const std::array<double, kBatch> contiguous = one_way(kBlocks, MPI_DOUBLE);
+    if (!lead) return;
+    for (std::size_t k = 0; k < kBatch; ++k) segment.add((strided[k] - contiguous[k]) / (kBlocks - 1));
+  }
 
   // The lower rank times the round trips and the sends; the higher rank
   // times the receives.
@@ -54,19 +88,22 @@ class PairMeasurer {
   }
 
  private:
-  void bounce(bool lead, int peer, int bytes) {
+  void bounce(bool lead, int peer, int bytes) { bounce_typed(lead, peer, bytes, MPI_BYTE); }
+
+  void bounce_typed(bool lead, int peer, int count, MPI_Datatype type) {
     if (lead) {
-      MPI_Send(buffer_.data(), bytes, MPI_BYTE, peer, kTag, comm_);
-      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
+      MPI_Send(buffer_.data(), count, type, peer, kTag, comm_);
+      MPI_Recv(buffer_.data(), count, type, peer, kTag, comm_, MPI_STATUS_IGNORE);
     } else {
-      MPI_Recv(buffer_.data(), bytes, MPI_BYTE, peer, kTag, comm_, MPI_STATUS_IGNORE);
-      MPI_Send(buffer_.data(), bytes, MPI_BYTE, peer, kTag, comm_);
+      MPI_Recv(buffer_.data(), count, type, peer, kTag, comm_, MPI_STATUS_IGNORE);
+      MPI_Send(buffer_.data(), count, type, peer, kTag, comm_);
     }
   }
 
   MPI_Comm comm_;
   const std::vector<std::int64_t>& sizes_;
   std::vector<char> buffer_;
+  MPI_Datatype strided_ = MPI_DATATYPE_NULL;
 };
 
 Sample merge_on_root(const Sample& mine, int rank, int size, MPI_Comm comm) {
@@ -109,6 +146,7 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
   std::vector<std::vector<Sample>> one_way(count, std::vector<Sample>(result.sizes.size()));
   Sample send_overhead;
   Sample recv_overhead;
+  Sample segment;
   PairMeasurer measurer(comm, result.sizes);
   // need[p]: pair p wants more samples; need[count]: rank 0 ran out of time.
   std::vector<int> need(count + 1, 1);
@@ -117,7 +155,10 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
     for (std::size_t p = 0; p < count; ++p) {
       if (need[p] == 0) continue;
       const auto [i, j] = pairs[p];
-      if (rank == i || rank == j) measurer.measure(rank, rank == i ? j : i, one_way[p], send_overhead, recv_overhead);
+      if (rank == i || rank == j) {
+        measurer.measure(rank, rank == i ? j : i, one_way[p], send_overhead, recv_overhead);
+        measurer.measure_segments(rank, rank == i ? j : i, segment);
+      }
       quiet_barrier(comm);
     }
     result.rounds = round;
@@ -150,6 +191,7 @@ NetworkResult probe_network(const Options& options, Budget& budget, MPI_Comm com
   MPI_Reduce(fits.data(), summed.data(), static_cast<int>(fits.size()), MPI_DOUBLE, MPI_SUM, 0, comm);
   result.send_overhead = merge_on_root(send_overhead, rank, size, comm);
   result.recv_overhead = merge_on_root(recv_overhead, rank, size, comm);
+  result.segment = merge_on_root(segment, rank, size, comm);
   if (rank == 0) {
     for (std::size_t p = 0; p < count; ++p) {
       const double* f = &summed[stride * p];

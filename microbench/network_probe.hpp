@@ -2,8 +2,10 @@
 // Point-to-point costs: ping-pong alpha and beta for every pair of ranks
 // (t_one_way = alpha + beta*bytes, fitted over a size sweep, MHETA §4.2.2's
 // T_{i->j}), the median one-way time at each size of the sweep (the link's
-// curve, which the model prefers), and the send and receive overheads O->
-// and O<- of a small message. One pair at a time; the other ranks wait
+// curve, which the model prefers), the send and receive overheads O->
+// and O<- of a small message, and what a message's contiguous blocks cost
+// beyond its bytes (a vector of single doubles against the same doubles in
+// one block). One pair at a time; the other ranks wait
 // without spinning.
 #include <mpi.h>
 
@@ -31,6 +33,9 @@ struct NetworkResult {
   std::vector<PairCost> pairs;  // i < j; the link is taken as symmetric
   Sample send_overhead;
   Sample recv_overhead;
+  // A non-contiguous message's cost beyond its bytes, per block of its data
+  // (one value a batch of every pair's lower rank).
+  Sample segment;
   std::vector<std::int64_t> sizes;
   int rounds = 0;
 };

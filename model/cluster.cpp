@@ -195,6 +195,7 @@ Cluster parse_cluster(std::string_view text, std::string_view source) {
   net.send_overhead_s = f.non_negative(network, "send_overhead_s", "network");
   net.recv_overhead_s = f.non_negative(network, "recv_overhead_s", "network");
   net.default_link = read_link(f, network, "network");
+  if (f.optional_member(network, "segment_s", "network")) net.segment_s = f.non_negative(network, "segment_s", "network");
   if (const Json* pairs = f.optional_member(network, "pairs", "network")) {
     if (!pairs->is_array()) f.fail("network.pairs", "must be an array");
     for (std::size_t i = 0; i < pairs->size(); ++i) {
@@ -254,6 +255,7 @@ Json cluster_to_json(const Cluster& cluster) {
   }
   Json network = {{"send_overhead_s", net.send_overhead_s}, {"recv_overhead_s", net.recv_overhead_s}};
   write_link(net.default_link, network);
+  if (net.segment_s) network["segment_s"] = *net.segment_s;
   network["pairs"] = pairs;
   network["collectives"] = curves;
   if (Json points = collective_points_to_json(net); !points.empty()) network["collective_points"] = points;

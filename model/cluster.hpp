@@ -83,6 +83,11 @@ struct LinkException {
 struct Network {
   double send_overhead_s = 0;  // O-> per message
   double recv_overhead_s = 0;  // O<- per message
+  // What a message of a non-contiguous datatype costs beyond its bytes,
+  // per contiguous block of its data (CommOp::segments; docs/model.md,
+  // "Messages of non-contiguous datatypes"). Absent: not measured (a
+  // cluster file written before), and such messages cost their bytes.
+  std::optional<double> segment_s;
   Link default_link;
   std::vector<LinkException> pairs;  // sorted by (from, to)
   std::array<std::optional<CollectiveCurve>, kCollectiveCount> collectives;

@@ -234,6 +234,10 @@ void Model::compile_rank(int rank, const Profile& profile) {
           comm_op[s][k] = static_cast<int>(ops_.size());
           ops_.push_back(
               Op{OpKind::send, c.nonblocking, c.synchronous, c.peer, section_index, c.tag, c.from_variable, c.bytes});
+          segments_s_.resize(ops_.size(), 0.0);
+          // Blocks beyond the first (docs/model.md, "Messages of
+          // non-contiguous datatypes"); absent on a cluster measured before.
+          segments_s_.back() = static_cast<double>(c.segments - 1) * network_.segment_s.value_or(0.0);
           ++sends_;
           break;
         case CommKind::recv:
@@ -436,7 +440,9 @@ void Model::compile_messages() {
         // the line L + n/B, or the measured curve).
         const Link& link = network_.link(r, op.index);
         const double bytes = static_cast<double>(op.bytes);
-        op.gap_s = link.gap_seconds(bytes);
+        // A non-contiguous message's blocks hold the sender and delay the
+        // arrival as more bytes would: in its gap.
+        op.gap_s = link.gap_seconds(bytes) + segment_seconds(i);
         base_transfer_s_[static_cast<std::size_t>(i)] = link.startup_seconds();
       } else if (op.kind == OpKind::recv) {
         recvs.push_back(MessageEnd{op.index, r, op.tag, i});

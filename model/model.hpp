@@ -243,6 +243,11 @@ class Model {
   void compile_collectives();
   void price_collectives_by_capture(const Profile& profile);
   void compile_messages();
+  // segments_s_ of op `i` (0 past the last send's).
+  double segment_seconds(int i) const {
+    const auto at = static_cast<std::size_t>(i);
+    return at < segments_s_.size() ? segments_s_[at] : 0.0;
+  }
   void compile_gathered_rows();
   void cost_collectives(std::span<const std::int64_t> rows, Workspace& ws) const;
   void reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRouting& routing) const;
@@ -339,6 +344,9 @@ class Model {
   bool gathers_rows_ = false;  // some collective follows the rows
   std::vector<int> base_partner_;           // per op: matching send of a recv, or -1
   std::vector<double> base_transfer_s_;     // per op: a send's latency to its peer, after its gap
+  // Per op: what a send's blocks cost beyond its bytes (segments x the
+  // cluster's segment_s, in its gap); 0 for a contiguous one.
+  std::vector<double> segments_s_;
   int sends_ = 0;
   // Every message goes from a lower rank to a higher one and there is no
   // collective (a pipeline): nothing holds a rank back from its next

@@ -91,8 +91,9 @@ struct CommOp {
   bool synchronous = false;
   // send: the contiguous blocks of memory its data lies in (1: one; more:
   // a vector, an indexed or a subarray type), which an MPI moves far
-  // slower than the same bytes in one; priced as those bytes in one block
-  // (docs/model.md, "Assumptions and limits"), recorded so the user is told.
+  // slower than the same bytes in one: each block after the first costs
+  // the cluster's segment_s (docs/model.md, "Messages of non-contiguous
+  // datatypes").
   std::int64_t segments = 1;
   // A non-blocking send or collective: where the call that completed it (a
   // wait or a test) was, as a place in the rank's iteration: before operation

@@ -205,7 +205,7 @@ void Model::reroute(std::span<const std::int64_t> rows, Workspace& ws, MessageRo
         // The gap was paid on the link to the profile's peer; the message
         // arrives when the new link's cost says, counted from the send.
         routing.transfer[static_cast<std::size_t>(i)] =
-            network_.link(r, peer).seconds(static_cast<double>(op.bytes)) - op.gap_s;
+            network_.link(r, peer).seconds(static_cast<double>(op.bytes)) + segment_seconds(i) - op.gap_s;
         ws.send_ends.push_back(MessageEnd{r, peer, op.tag, i});
       } else {
         ws.recv_ends.push_back(MessageEnd{peer, r, op.tag, i});

@@ -1,11 +1,13 @@
 #pragma once
-// Sends of non-contiguous datatypes in a profile (model::CommOp::segments):
-// the model prices their bytes as if contiguous (docs/model.md,
-// "Assumptions and limits"), so the user is told where that matters.
+// Sends of non-contiguous datatypes in a profile (model::CommOp::segments),
+// which the model prices by the cluster's cost of a block (docs/model.md,
+// "Messages of non-contiguous datatypes"): the user is told where the
+// cluster has none.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "model/cluster.hpp"
 #include "model/profile.hpp"
 
 namespace mheta::model {
@@ -18,9 +20,11 @@ struct StridedSends {
 };
 StridedSends strided_sends(const Profile& profile);
 
-// What a user of a wall-clock profile with such sends should know, or ""
-// (none, or a profile of the virtual clock, whose emulated network prices
-// a message by its bytes whatever its datatype, as the model does).
-std::string strided_send_warning(const Profile& profile);
+// What a user should know of a wall-clock profile with such sends on a
+// cluster that prices no block (a file measured before the microbenchmark
+// measured it), or "" (none of either, or a profile of the virtual clock,
+// whose emulated network prices a message by its bytes whatever its
+// datatype).
+std::string strided_send_warning(const Profile& profile, const Cluster& cluster);
 
 }  // namespace mheta::model

@@ -42,6 +42,20 @@ TEST(ClusterFormat, RoundTripsThroughJson) {
   EXPECT_EQ(c.network.curve(Collective::reduce), c.network.curve(Collective::allreduce));
 }
 
+// A non-contiguous message's cost per block: written when measured, read
+// back, absent in a file written before it was measured, never negative.
+TEST(ClusterFormat, TheCostOfABlockRoundTripsAndIsOptional) {
+  EXPECT_FALSE(parse_cluster(valid_cluster_json().dump(), "cluster.json").network.segment_s);
+  Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);
+  c.network.segment_s = 2.5e-8;
+  const Json doc = cluster_to_json(c);
+  EXPECT_EQ(doc["network"]["segment_s"], 2.5e-8);
+  const Cluster back = parse_cluster(doc.dump(), "cluster.json");
+  ASSERT_TRUE(back.network.segment_s);
+  EXPECT_DOUBLE_EQ(*back.network.segment_s, 2.5e-8);
+  EXPECT_EQ(error_after([](Json& d) { d["network"]["segment_s"] = -1e-9; }).where(), "network.segment_s");
+}
+
 // A two-rank cluster file with `curve` for `op`.
 Json json_with_curve(Collective op, const CollectiveCurve& curve) {
   Cluster c = testing::uniform_cluster(2, 1e-6, 2e-6, 5e-5, 1e-9);

@@ -4,7 +4,6 @@
 
 #include "model/format_error.hpp"
 #include "model/profile.hpp"
-#include "model/strided_sends.hpp"
 #include "model_fixture.hpp"
 
 namespace mheta::model {
@@ -248,13 +247,9 @@ TEST(ProfileFormat, SynchronousSendsRoundTrip) {
 
 // A send of a non-contiguous datatype, its data in 12 blocks: written only
 // when more than one, read back, part of what makes two operations the
-// same, refused on a receive and below 1; a wall-clock profile with one is
-// warned of, a virtual-clock one is not.
-TEST(ProfileFormat, SegmentsOfASendRoundTripAndAreWarnedOfOnTheWallClock) {
+// same, refused on a receive and below 1.
+TEST(ProfileFormat, SegmentsOfASendRoundTrip) {
   Profile p = valid_profile();
-  EXPECT_EQ(strided_sends(p).sends, 0u);
-  p.clock = ProfileClock::wall;
-  EXPECT_EQ(strided_send_warning(p), "");
   p.ranks[0].sections[0].comm[0].segments = 12;
   const Json doc = profile_to_json(p);
   EXPECT_EQ(doc["ranks"][0]["sections"][0]["comm"][0]["segments"], 12);
@@ -263,15 +258,6 @@ TEST(ProfileFormat, SegmentsOfASendRoundTripAndAreWarnedOfOnTheWallClock) {
   EXPECT_EQ(back.ranks[0].sections[0].comm[0].segments, 12);
   EXPECT_EQ(back.ranks[1].sections[0].comm[0].segments, 1);
   EXPECT_FALSE(back.ranks[0].sections[0].comm[0] == back.ranks[1].sections[0].comm[0]);
-  EXPECT_EQ(strided_sends(back).sends, 1u);
-  EXPECT_EQ(strided_sends(back).segments, 12);
-  EXPECT_EQ(strided_send_warning(p).rfind("1 of the captured iteration's sends are of non-contiguous datatypes (12 "
-                                          "contiguous blocks in all)",
-                                          0),
-            0u)
-      << strided_send_warning(p);
-  p.clock = ProfileClock::virtual_time;
-  EXPECT_EQ(strided_send_warning(p), "");
   const FormatError on_receive = error_after([](Json& d) { first_section(d, 0)["comm"][1]["segments"] = 2; });
   EXPECT_EQ(on_receive.where(), "ranks[0].sections[0].comm[1].segments");
   EXPECT_NE(on_receive.reason().find("send only"), std::string::npos);
