@@ -127,8 +127,12 @@ model::CommOp message(model::CommKind kind, int world_peer, std::int64_t bytes, 
       .kind = kind, .peer = world_peer, .bytes = bytes, .tag = tag, .nonblocking = nonblocking, .segments = segments};
 }
 
+std::int64_t message_segments(MPI_Count count, MPI_Datatype type) {
+  return std::max<std::int64_t>(1, datatype_segments(count, type));
+}
+
 std::int64_t segments_while_capturing(Runtime& rt, MPI_Count count, MPI_Datatype type) {
-  return rt.capturing() ? std::max<std::int64_t>(1, datatype_segments(count, type)) : 1;
+  return rt.capturing() ? message_segments(count, type) : 1;
 }
 
 std::int64_t collective_bytes(const CallInfo& c) {

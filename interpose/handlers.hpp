@@ -102,6 +102,9 @@ Timeline::CommRef record_message(Runtime& rt, Fn fn, model::CommKind kind, MPI_C
 // capturing; 1 otherwise. One call to MPI for a predefined type, more for a
 // derived one: never on the default mode's path once capturing is over.
 std::int64_t segments_while_capturing(Runtime& rt, MPI_Count count, MPI_Datatype type);
+// The same whatever the phase (a persistent send's, once at its init): at
+// least 1, as a send's record keeps them.
+std::int64_t message_segments(MPI_Count count, MPI_Datatype type);
 
 // Every call of a function is one call for detection, with the peer and
 // tag it was given (a wildcard receive is the same call whichever message

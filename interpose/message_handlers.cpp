@@ -1,13 +1,11 @@
 // Point-to-point calls: sends, receives, their posts, persistent starts,
 // probes; what the capture records of them and the virtual clock carries.
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <vector>
 
 #include "interpose/communicators.hpp"
-#include "interpose/datatype_segments.hpp"
 #include "interpose/handlers.hpp"
 #include "interpose/neighbour_messages.hpp"
 #include "interpose/runtime.hpp"
@@ -191,7 +189,7 @@ int handle_post(Runtime& rt, Fn fn, Category category, CallInfo& c, CallRef call
     case Category::send_init:
     case Category::recv_init:
       pending.kind = category == Category::send_init ? Kind::send : Kind::recv;
-      if (category == Category::send_init) pending.segments = std::max<std::int64_t>(1, datatype_segments(c.count, c.type));
+      if (category == Category::send_init) pending.segments = message_segments(c.count, c.type);
       pending.persistent = true;
       pending.active = false;
       rt.requests().add(*c.request, pending);
